@@ -1,0 +1,121 @@
+"""Step 3, render (continued): the pages people browse by — home, repository,
+tag, error type and severity listings — plus sitemap, robots.txt and 404."""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Iterable, NamedTuple
+
+import jinja2
+
+from . import urls
+from markupsafe import escape
+
+from .model import Page, Record
+from .render import Link, render, unique_links
+
+RECENT_COUNT = 20
+HOME_LIST = 12
+
+
+class Entry(NamedTuple):
+    message: str
+    repo: str
+    path: str
+    repo_path: str
+    error_type: str
+    type_path: str
+
+
+class Pagination(NamedTuple):
+    number: int
+    count: int
+    previous: str | None
+    next: str | None
+
+
+def entry(r: Record) -> Entry:
+    return Entry(r.message, r.repo, urls.record_path(r), urls.repo_path(r.repo),
+                 r.error_type, urls.type_path(r.error_type))
+
+
+def paginate(listing: str, items: list) -> Iterable[tuple[str, list, Pagination]]:
+    count = max(1, -(-len(items) // urls.PAGE_SIZE))
+    for number in range(1, count + 1):
+        chunk = items[(number - 1) * urls.PAGE_SIZE: number * urls.PAGE_SIZE]
+        yield urls.page_path(listing, number), chunk, Pagination(
+            number, count,
+            urls.page_path(listing, number - 1) if number > 1 else None,
+            urls.page_path(listing, number + 1) if number < count else None)
+
+
+def group(records: list[Record], keys_of: Callable[[Record], Iterable[str]],
+          path_of: Callable[[str], str]) -> dict[str, tuple[str, list[Record]]]:
+    """path → (label, records). Labels that share a URL share a page."""
+    groups: dict[str, tuple[str, list[Record]]] = {}
+    for record in records:
+        for link in unique_links(keys_of(record), path_of):
+            groups.setdefault(link.path, (link.label, []))[1].append(record)
+    return dict(sorted(groups.items()))
+
+
+def listing_pages(env, listing: str, heading: str, intro: str, records: list[Record]) -> list[Page]:
+    entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
+    return [render(env, "listing.html", path, heading=heading, intro=intro, entries=chunk,
+                   pagination=pagination, canonical=env.globals["site"].absolute(path))
+            for path, chunk, pagination in paginate(listing, entries)]
+
+
+def directory_pages(env, listing: str, heading: str, intro: str, items: list[Link]) -> list[Page]:
+    return [render(env, "directory.html", path, heading=heading, intro=intro, items=chunk,
+                   pagination=pagination, canonical=env.globals["site"].absolute(path))
+            for path, chunk, pagination in paginate(listing, items)]
+
+
+def counted(groups: dict[str, tuple[str, list[Record]]]) -> list[Link]:
+    return [Link(label, path, len(members)) for path, (label, members) in groups.items()]
+
+
+def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
+    site = env.globals["site"]
+    kinds = (  # (groups, listing title, directory path, directory title)
+        (group(records, lambda r: [r.repo], urls.repo_path), "Errors raised in {}", urls.REPOS_PATH, "Repositories"),
+        (group(records, lambda r: r.tags, urls.tag_path), "Errors tagged “{}”", urls.TAGS_PATH, "Tags"),
+        (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", "types/", "Error types"),
+        (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", "severities/", "Severities"),
+    )
+    pages: list[Page] = []
+    for groups, title, directory, directory_title in kinds:
+        for path, (label, members) in groups.items():
+            intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
+            pages += listing_pages(env, path, title.format(label), intro, members)
+        by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
+        pages += directory_pages(env, directory, directory_title,
+                                 f"{len(groups)} {directory_title.lower()}, by number of records.", by_count)
+    repos, tags, types, severities = (counted(kind[0]) for kind in kinds)
+    recent = sorted(records, key=lambda r: (r.analyzed_at or "", urls.record_path(r)), reverse=True)
+    pages.append(render(
+        env, "home.html", urls.HOME_PATH, canonical=site.absolute(urls.HOME_PATH),
+        repos=top(repos, HOME_LIST), types=top(types, HOME_LIST), severities=top(severities, HOME_LIST),
+        tags=top(tags, HOME_LIST), repo_count=len(repos), tag_count=len(tags),
+        recent=[entry(r) for r in recent[:RECENT_COUNT]]))
+    pages.append(render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH)))
+    pages.append(render(env, "404.html", "404.html"))
+    return pages
+
+
+def top(links: list[Link], count: int) -> list[Link]:
+    return sorted(links, key=lambda link: (-link.count, link.label.casefold()))[:count]
+
+
+def sitemap(site: urls.Site, paths: list[str]) -> Page:
+    """Every HTML page but the 404, as absolute URLs."""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    for path in sorted(p for p in paths if p.endswith("/") or p == ""):
+        lines.append(f"  <url><loc>{escape(site.absolute(path))}</loc></url>")
+    lines.append("</urlset>\n")
+    return Page("sitemap.xml", "\n".join(lines).encode())
+
+
+def robots(site: urls.Site) -> Page:
+    return Page("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.absolute('sitemap.xml')}\n".encode())

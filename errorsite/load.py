@@ -1,0 +1,70 @@
+"""Step 1, load: read every `*.json` under the records folder into raw JSON values.
+
+This is one of the two modules that touch the disk. It never judges a record's
+content; it only turns bytes into JSON or into a Problem naming the file.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import NamedTuple
+
+from .model import Problem
+
+MAX_FILE_BYTES = 5 * 1024 * 1024  # the largest real record is ~30 KB
+
+
+class RawRecord(NamedTuple):
+    path: str        # as shown to the user, e.g. "records/x.json"
+    data: object     # parsed JSON, or None when `problem` is set
+    problem: Problem | None
+
+
+def find_record_files(records_dir: Path) -> list[Path]:
+    """Every `*.json` below the folder, in a stable order."""
+    return sorted(p for p in records_dir.rglob("*.json") if p.is_file() or p.is_symlink())
+
+
+def load_records(records_dir: Path) -> list[RawRecord]:
+    root = records_dir.resolve()
+    return [load_file(path, root) for path in find_record_files(records_dir)]
+
+
+def load_file(path: Path, root: Path) -> RawRecord:
+    shown = path.as_posix()
+    try:
+        resolved = path.resolve()
+        if not resolved.is_relative_to(root) or not resolved.is_file():
+            return _fail(shown, "points outside the records folder")
+        size = resolved.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return _fail(shown, f"file is {size / 1048576:.1f} MB, over the "
+                                f"{MAX_FILE_BYTES // 1048576} MB limit")
+        raw = resolved.read_bytes()
+    except OSError as error:
+        return _fail(shown, f"cannot read: {error.strerror or error}")
+    return parse_json(shown, raw)
+
+
+def parse_json(shown: str, raw: bytes) -> RawRecord:
+    """Bytes → JSON value. A UTF-8 byte-order mark is tolerated: editors add it."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        return _fail(shown, f"not valid UTF-8 (byte {error.start})")
+    try:
+        return RawRecord(shown, json.loads(text), None)
+    except json.JSONDecodeError as error:
+        return _fail(shown, f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}")
+    except RecursionError:
+        return _fail(shown, "invalid JSON: nested too deeply")
+
+
+def _fail(shown: str, message: str) -> RawRecord:
+    return RawRecord(shown, None, Problem(shown, "file", message))
+
+
+def load_static(static_dir: Path) -> dict[str, bytes]:
+    """The site's own assets (CSS, JS, vendored lunr.js), by path below static/."""
+    return {path.relative_to(static_dir).as_posix(): path.read_bytes()
+            for path in sorted(static_dir.rglob("*")) if path.is_file()}

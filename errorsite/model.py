@@ -1,0 +1,123 @@
+"""The typed record model: one frozen dataclass per record, built only by `validate`.
+
+Field names follow Python style; `FIELDS` maps each to its JSON key, its type and
+whether it may be null, so validation and the model can never drift apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Field(NamedTuple):
+    key: str          # the JSON key in the record file
+    attr: str         # the attribute on Record
+    kind: type        # str, int or list (of str)
+    nullable: bool    # may be null or absent
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("id", "id", str, False),
+    Field("repo", "repo", str, False),
+    Field("slug", "slug", str, False),
+    Field("errorMessage", "message", str, False),
+    Field("messagePattern", "pattern", str, True),
+    Field("errorCode", "error_code", str, True),
+    Field("errorType", "error_type", str, False),
+    Field("errorClass", "error_class", str, True),
+    Field("httpStatus", "http_status", int, True),
+    Field("severity", "severity", str, False),
+    Field("filePath", "file_path", str, True),
+    Field("lineNumber", "line_number", int, True),
+    Field("sourceCode", "source_code", str, True),
+    Field("sourceCodeStart", "source_start", int, True),
+    Field("sourceCodeEnd", "source_end", int, True),
+    Field("githubUrl", "github_url", str, False),
+    Field("documentation", "documentation", str, True),
+    Field("triggerScenarios", "trigger_scenarios", str, True),
+    Field("commonSituations", "common_situations", str, True),
+    Field("solutions", "solutions", list, True),
+    Field("exampleFix", "example_fix", str, True),
+    Field("handlingStrategy", "handling_strategy", str, True),
+    Field("validationCode", "validation_code", str, True),
+    Field("typeGuard", "type_guard", str, True),
+    Field("tryCatchPattern", "try_catch_pattern", str, True),
+    Field("preventionTips", "prevention_tips", list, True),
+    Field("tags", "tags", list, True),
+    Field("backgroundTag", "background_tag", str, True),
+    Field("analyzedSha", "analyzed_sha", str, True),
+    Field("analyzedAt", "analyzed_at", str, True),
+    Field("contentChangedAt", "content_changed_at", str, True),
+    Field("schemaVersion", "schema_version", int, True),
+)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One error record. Optional fields are None (or an empty tuple for lists)."""
+
+    source_file: str          # the path it was loaded from, for error messages
+    dataset_version: str | None
+    id: str
+    repo: str
+    slug: str
+    message: str
+    pattern: str | None
+    error_code: str | None
+    error_type: str
+    error_class: str | None
+    http_status: int | None
+    severity: str
+    file_path: str | None
+    line_number: int | None
+    source_code: str | None
+    source_start: int | None
+    source_end: int | None
+    github_url: str
+    documentation: str | None
+    trigger_scenarios: str | None
+    common_situations: str | None
+    solutions: tuple[str, ...]
+    example_fix: str | None
+    handling_strategy: str | None
+    validation_code: str | None
+    type_guard: str | None
+    try_catch_pattern: str | None
+    prevention_tips: tuple[str, ...]
+    tags: tuple[str, ...]
+    background_tag: str | None
+    analyzed_sha: str | None
+    analyzed_at: str | None
+    content_changed_at: str | None
+    schema_version: int | None
+
+    @property
+    def owner(self) -> str:
+        return self.repo.split("/", 1)[0]
+
+    @property
+    def repo_name(self) -> str:
+        return self.repo.split("/", 1)[1]
+
+    @property
+    def shown_pattern(self) -> str | None:
+        """The pattern, only when it tells the reader more than the message."""
+        return self.pattern if self.pattern and self.pattern != self.message else None
+
+
+class Problem(NamedTuple):
+    """One thing wrong with one input file, printed as `path: field: message`."""
+
+    path: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.field}: {self.message}"
+
+
+class Page(NamedTuple):
+    """One output file: its site path (see urls.py) and its bytes."""
+
+    path: str
+    content: bytes

@@ -1,0 +1,125 @@
+"""Step 3, render: Record → Page. Templates hold the markup; this module
+prepares the values they show, and nothing here touches the disk."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import jinja2
+
+from . import urls
+from .markup import highlight_block, highlight_lines, lexer_for, markdown, snippet_lexer, summary
+from .model import Page, Record
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+SITE_NAME = "Error Index"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'")
+
+CODE_SECTIONS = (  # (record attribute, anchor id, heading)
+    ("example_fix", "example-fix", "Example fix"),
+    ("validation_code", "validation-code", "Validation code"),
+    ("type_guard", "type-guard", "Type guard"),
+    ("try_catch_pattern", "try-catch", "Try/catch pattern"),
+)
+
+
+class Link(NamedTuple):
+    label: str
+    path: str
+    count: int = 0
+
+
+class CodeBlock(NamedTuple):
+    id: str
+    title: str
+    html: str
+
+
+def environment(site: urls.Site, total_records: int) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=False,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(
+        site=site, site_name=SITE_NAME, csp=CSP, total_records=total_records,
+        asset=lambda name: urls.STATIC_PATH + name,
+        home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
+        repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
+    )
+    return env
+
+
+def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:
+    html = env.get_template(template).render(**values)
+    return Page(path, html.encode("utf-8"))
+
+
+def record_page(env: jinja2.Environment, record: Record) -> Page:
+    path = urls.record_path(record)
+    return render(env, "record.html", path, **record_values(env.globals["site"], record, path))
+
+
+def record_values(site: urls.Site, r: Record, path: str) -> dict:
+    lexer = lexer_for(r.file_path)
+    source_lines = []
+    if r.source_code:
+        source_lines = highlight_lines(r.source_code, lexer, r.source_start or 1, r.line_number)
+    code_blocks = [CodeBlock(anchor, title, highlight_block(getattr(r, attr), snippet_lexer(getattr(r, attr), r.file_path)))
+                   for attr, anchor, title in CODE_SECTIONS if getattr(r, attr)]
+    prose = {
+        "documentation": markdown(r.documentation or ""),
+        "trigger_scenarios": markdown(r.trigger_scenarios or ""),
+        "common_situations": markdown(r.common_situations or ""),
+        "solutions": [inline_markdown(text) for text in r.solutions],
+        "prevention_tips": [inline_markdown(text) for text in r.prevention_tips],
+    }
+    short_sha = r.analyzed_sha[:7] if r.analyzed_sha and len(r.analyzed_sha) == 40 else r.analyzed_sha
+    return dict(
+        r=r,
+        canonical=site.absolute(path),
+        description=record_description(r),
+        repo_path=urls.repo_path(r.repo),
+        type_path=urls.type_path(r.error_type),
+        severity_path=urls.severity_path(r.severity),
+        severity_class=urls.url_segment(r.severity),
+        tags=unique_links(r.tags, urls.tag_path),
+        line_url=line_url(r),
+        short_sha=short_sha,
+        commit_url=f"https://github.com/{r.repo}/commit/{r.analyzed_sha}" if r.analyzed_sha else None,
+        source_lines=source_lines,
+        code_blocks=code_blocks,
+        prose=prose,
+    )
+
+
+def inline_markdown(text: str):
+    """A list item's markdown without the wrapping paragraph."""
+    html = markdown(text)
+    if html.startswith("<p>") and html.endswith("</p>\n") and html.count("<p>") == 1:
+        return html[3:-5]
+    return html
+
+
+def record_description(r: Record) -> str:
+    """One line for meta description and link cards."""
+    return summary(r.documentation or r.trigger_scenarios or f"{r.error_type} error in {r.repo}")
+
+
+def line_url(r: Record) -> str | None:
+    """githubUrl, pointed at the raising line instead of the whole snippet."""
+    if r.line_number is None:
+        return None
+    return r.github_url.split("#", 1)[0] + f"#L{r.line_number}"
+
+
+def unique_links(labels, path_of) -> list[Link]:
+    """One link per distinct URL ("Rust" and "rust" share a page), first label wins."""
+    seen: dict[str, Link] = {}
+    for label in labels:
+        path = path_of(label)
+        seen.setdefault(path, Link(label, path))
+    return list(seen.values())

@@ -1,0 +1,86 @@
+"""Step 4, index: records → the search payload the browser loads.
+
+Two files: `search/index.json`, a lunr index built by lunr.py over what users
+search by, and `search/docs.json`, one short entry per record for result cards
+and for the pattern matcher. Both are keyed by the record's position, a small
+integer, which keeps the index compact.
+"""
+from __future__ import annotations
+
+import json
+
+from lunr.builder import Builder
+from lunr.stemmer import stemmer
+
+from . import urls
+from .markup import summary
+from .model import Page, Record
+from .tokens import pattern_words, tokenize
+
+INDEX_PATH = "search/index.json"
+DOCS_PATH = "search/docs.json"
+
+# Field boosts: the message decides, then what names the error, then context.
+FIELDS = (
+    ("message", 10),
+    ("pattern", 6),
+    ("code", 4),
+    ("cls", 4),
+    ("tags", 2),
+    ("repo", 2),
+    ("summary", 1),
+)
+
+
+def search_fields(record: Record) -> dict[str, list[str]]:
+    """The tokens of each indexed field; the same tokenizer runs on queries."""
+    pattern = record.shown_pattern
+    return {
+        "message": tokenize(record.message),
+        "pattern": tokenize(pattern_words(pattern)) if pattern else [],
+        "code": tokenize(record.error_code or ""),
+        "cls": tokenize(record.error_class or ""),
+        "tags": tokenize(" ".join(record.tags)),
+        "repo": tokenize(record.repo),
+        "summary": tokenize(card_summary(record)),
+    }
+
+
+def card_summary(record: Record) -> str:
+    return summary(record.documentation or record.trigger_scenarios)
+
+
+def build_index(records: list[Record]) -> dict:
+    builder = Builder()
+    # Our tokenizer already lowercased, split and dropped stop words; lunr only
+    # stems, on both sides, so index terms and query terms meet.
+    builder.pipeline.add(stemmer)
+    builder.search_pipeline.add(stemmer)
+    builder.ref("ref")
+    for name, boost in FIELDS:
+        builder.field(name, boost=boost)
+    for ref, record in enumerate(records):
+        builder.add({"ref": str(ref), **search_fields(record)})
+    return builder.build().serialize()
+
+
+def result_doc(record: Record) -> list:
+    """[message, repo, path, type, summary, pattern]: what a result card shows
+    and what the pattern matcher needs, nothing more."""
+    return [record.message, record.repo, urls.record_path(record), record.error_type,
+            card_summary(record), record.shown_pattern or ""]
+
+
+def search_pages(records: list[Record]) -> list[Page]:
+    docs = [result_doc(record) for record in records]
+    return [
+        Page(INDEX_PATH, to_json(build_index(records))),
+        Page(DOCS_PATH, to_json(docs)),
+    ]
+
+
+def to_json(value: object) -> bytes:
+    """Compact, sorted, and with `<`, `>` and `&` escaped, so the file is inert
+    even if a browser is tricked into reading it as HTML."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").encode()

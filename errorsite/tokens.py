@@ -1,0 +1,48 @@
+"""The search tokenizer. `static/search-core.js` implements the same rules for
+queries, and a test runs both over the real records and queries to prove it.
+
+Rules, in order:
+1. lowercase;
+2. cut the text into chunks: runs of letters, digits and the connectors
+   `_ . : = / -` (so `kv_cache_enabled=true`, `Result::unwrap`, `res.sendFile`);
+3. from each chunk keep the whole identifier (connectors trimmed from its ends)
+   when it joins two or more parts and holds a letter, and every part: a run
+   of letters and digits;
+4. drop parts that are only digits (concrete values, not words), one
+   character long, or one of lunr's English stop words; drop wholes over 64.
+"""
+from __future__ import annotations
+
+import re
+
+from lunr.stop_word_filter import WORDS
+
+STOP_WORDS = frozenset(WORDS)
+CONNECTORS = "_.:=/-"
+_CHUNK = re.compile(r"(?:[^\W_]|[_.:=/\-])+")
+_PART = re.compile(r"[^\W_]+")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+MAX_TOKEN = 64
+
+
+def tokenize(text: str) -> list[str]:
+    tokens = []
+    for chunk in _CHUNK.findall(text.lower()):
+        parts = _PART.findall(chunk)
+        whole = chunk.strip(CONNECTORS)
+        if len(parts) > 1 and len(whole) <= MAX_TOKEN and _HAS_LETTER.search(whole):
+            tokens.append(whole)
+        tokens.extend(part for part in parts if keep_part(part))
+    return tokens
+
+
+def keep_part(part: str) -> bool:
+    return len(part) > 1 and not part.isdigit() and part not in STOP_WORDS and len(part) <= MAX_TOKEN
+
+
+PLACEHOLDER = re.compile(r"\{[^{}\s]{0,40}\}")
+
+
+def pattern_words(pattern: str) -> str:
+    """A messagePattern with its `{placeholders}` blanked, for indexing."""
+    return PLACEHOLDER.sub(" ", pattern)

@@ -1,0 +1,86 @@
+"""Every URL of the site is decided here, and only here.
+
+Paths are site-relative ("huggingface/candle/some-slug/"); `href` turns one into
+a link under the site's base path, `absolute` into a full URL for canonical
+links, cards and the sitemap, and `output_file` into the file that holds it.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
+from urllib.parse import quote, urlsplit
+
+PAGE_SIZE = 100
+_NOT_WORD = re.compile(r"[\W_]+")
+_DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+                           *(f"lpt{i}" for i in range(10))})
+
+
+class Site(NamedTuple):
+    base_url: str  # absolute, ends with "/", e.g. https://example.org/errors/
+
+    @property
+    def base_path(self) -> str:
+        return urlsplit(self.base_url).path
+
+    def href(self, path: str) -> str:
+        return self.base_path + quote(path)
+
+    def absolute(self, path: str) -> str:
+        return self.base_url + quote(path)
+
+
+def normalize_base_url(url: str) -> str:
+    """Raise ValueError unless `url` is an absolute http(s) URL; add the trailing slash."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"--base-url must be an absolute http(s) URL, got {url!r}")
+    return url if url.endswith("/") else url + "/"
+
+
+def url_segment(value: str) -> str:
+    """A tag, type or severity as one safe, readable path segment ("" if none)."""
+    segment = _NOT_WORD.sub("-", value.lower()).strip("-")[:64].strip("-")
+    return segment + "-" if segment in _DEVICE_NAMES else segment
+
+
+def record_path(record) -> str:
+    return f"{repo_path(record.repo)}{record.slug}/"
+
+
+def repo_path(repo: str) -> str:
+    return repo.lower() + "/"
+
+
+def tag_path(tag: str) -> str:
+    return f"tags/{url_segment(tag)}/"
+
+
+def type_path(error_type: str) -> str:
+    return f"types/{url_segment(error_type)}/"
+
+
+def severity_path(severity: str) -> str:
+    return f"severities/{url_segment(severity)}/"
+
+
+REPOS_PATH = "repos/"
+TAGS_PATH = "tags/"
+SEARCH_PATH = "search/"
+HOME_PATH = ""
+STATIC_PATH = "static/"
+
+
+def page_path(listing: str, number: int) -> str:
+    """Page `number` (from 1) of a paginated listing."""
+    return listing if number == 1 else f"{listing}page/{number}/"
+
+
+def output_file(out_dir: Path, path: str) -> Path:
+    """The file for a site path; refuses anything that would land outside `out_dir`."""
+    relative = PurePosixPath(path + "index.html" if path == "" or path.endswith("/") else path)
+    if relative.is_absolute() or any(part in ("", ".", "..") or "\\" in part or "\0" in part
+                                     for part in relative.parts):
+        raise ValueError(f"unsafe output path {path!r}")
+    return out_dir.joinpath(*relative.parts)
