@@ -1,0 +1,190 @@
+/* Search UI: the search page, the `/` shortcut, and highlighting searched words
+ * on a record page. Record text only ever reaches the page as DOM text nodes. */
+(function () {
+  "use strict";
+  var ROOT = document.documentElement.getAttribute("data-root") || "/";
+  var WORD = /[\p{L}\p{N}]+/gu;
+  var engine = null;
+
+  function loadEngine() {
+    if (!engine) {
+      var get = function (name) {
+        return fetch(ROOT + "search/" + name).then(function (response) {
+          if (!response.ok) throw new Error(name + ": HTTP " + response.status);
+          return response.json();
+        });
+      };
+      engine = Promise.all([get("index.json"), get("docs.json")]).then(function (data) {
+        return new window.ErrorSearch(data[0], data[1]);
+      });
+    }
+    return engine;
+  }
+
+  function stem(word) {
+    return window.lunr.stemmer(new window.lunr.Token(word.toLowerCase())).toString();
+  }
+
+  /* Append `text` to `parent`, wrapping words whose stem is in `stems` in <mark>. */
+  function appendMarked(parent, text, stems) {
+    var last = 0, match;
+    WORD.lastIndex = 0;
+    while ((match = WORD.exec(text))) {
+      if (!stems[stem(match[0])]) continue;
+      if (match.index > last) parent.appendChild(document.createTextNode(text.slice(last, match.index)));
+      var mark = document.createElement("mark");
+      mark.textContent = match[0];
+      parent.appendChild(mark);
+      last = match.index + match[0].length;
+    }
+    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  }
+
+  function stemSet(words) {
+    var stems = Object.create(null);
+    words.forEach(function (word) {
+      (String(word).toLowerCase().match(WORD) || []).forEach(function (part) { stems[stem(part)] = true; });
+    });
+    return stems;
+  }
+
+  // ---- The search page --------------------------------------------------------
+  function searchPage(input, list, status) {
+    var active = -1;
+    var timer = null;
+    var current = [];
+
+    function setStatus(text) { status.textContent = text; }
+
+    function render(query, results) {
+      list.textContent = "";
+      current = results;
+      active = results.length ? 0 : -1;
+      var analysed = window.ErrorSearch.analyse(query);
+      if (!query.trim() || (!analysed.core.length && !analysed.context.length)) {
+        setStatus(query.trim()
+          ? "That looks like noise only (timestamps, paths, numbers). Paste the message itself, or type a few words from it."
+          : "Type or paste an error message into the search box.");
+        return;
+      }
+      if (!results.length) {
+        setStatus("No results for “" + query.slice(0, 200) + "”. Try fewer words, check the spelling, or browse by repository.");
+        return;
+      }
+      setStatus(results.length + (results.length === 1 ? " result" : " results") + " — Enter opens the first, ↑ ↓ move.");
+      results.forEach(function (result, i) {
+        var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
+        var stems = stemSet(words);
+        var item = document.createElement("li");
+        if (i === 0) item.className = "active";
+        var link = document.createElement("a");
+        link.className = "result-title";
+        link.href = ROOT + encodeURI(result.doc[2]) + "?highlight=" + encodeURIComponent(words.join(" "));
+        appendMarked(link, result.doc[0], stems);
+        item.appendChild(link);
+        var meta = document.createElement("span");
+        meta.className = "meta";
+        meta.textContent = result.doc[1] + " · " + result.doc[3];
+        item.appendChild(meta);
+        if (result.doc[4]) {
+          var summary = document.createElement("p");
+          summary.className = "result-summary";
+          appendMarked(summary, result.doc[4], stems);
+          item.appendChild(summary);
+        }
+        list.appendChild(item);
+      });
+    }
+
+    function run() {
+      var query = input.value;
+      var url = new URL(window.location.href);
+      if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
+      window.history.replaceState(null, "", url.toString());
+      if (!query.trim()) { render(query, []); return; }
+      loadEngine().then(function (search) {
+        if (input.value !== query) return;  // a newer keystroke is on its way
+        var results;
+        try {
+          results = search.search(query, 20);
+        } catch (error) {
+          console.warn("search failed", error);
+          results = [];
+        }
+        render(query, results);
+      }, function (error) {
+        setStatus("Search is unavailable: the index could not be loaded (" + error.message + ").");
+      });
+    }
+
+    function move(step) {
+      var items = list.children;
+      if (!items.length) return;
+      if (active >= 0) items[active].classList.remove("active");
+      active = (active + step + items.length) % items.length;
+      items[active].classList.add("active");
+      items[active].scrollIntoView({ block: "nearest" });
+    }
+
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(run, 60);
+    });
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
+      else if (event.key === "ArrowUp") { event.preventDefault(); move(-1); }
+    });
+    input.form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      clearTimeout(timer);
+      if (current.length && input.value === new URL(window.location.href).searchParams.get("q")) {
+        window.location.href = list.children[Math.max(active, 0)].querySelector("a").href;
+      } else {
+        run();
+      }
+    });
+    input.value = new URL(window.location.href).searchParams.get("q") || "";
+    run();
+  }
+
+  // ---- Record pages: highlight the words searched for ------------------------
+  function highlightRecord(container, words) {
+    var stems = stemSet(words.split(/\s+/).filter(Boolean));
+    if (!Object.keys(stems).length) return;
+    var walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
+    var nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    nodes.forEach(function (node) {
+      if (!node.nodeValue.trim() || node.parentNode.closest("a.anchor, .ln")) return;
+      var fragment = document.createDocumentFragment();
+      appendMarked(fragment, node.nodeValue, stems);
+      if (fragment.childNodes.length > 1) node.parentNode.replaceChild(fragment, node);
+    });
+  }
+
+  function isTyping(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "/" && !event.ctrlKey && !event.metaKey && !event.altKey && !isTyping(event.target)) {
+      var box = document.getElementById("search-input");
+      if (box) { event.preventDefault(); box.focus(); box.select(); }
+    }
+  });
+
+  function start() {
+    var list = document.getElementById("search-results");
+    var input = document.getElementById("search-input");
+    if (list && input) {
+      input.setAttribute("aria-controls", "search-results");
+      searchPage(input, list, document.getElementById("search-status"));
+    }
+    var highlight = new URL(window.location.href).searchParams.get("highlight");
+    var record = document.querySelector("[data-highlightable]");
+    if (highlight && record) highlightRecord(record, highlight);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
