@@ -120,6 +120,12 @@
   var CONTEXT_BOOST = 0.4;
   var FUZZY_BOOST = 0.3;
   var PREFIX_BOOST = 0.2;
+  // Weights of the final score: coverage of the query, lunr's BM25 (rarity,
+  // field boosts, context), coverage of the record's message.
+  var QUERY_COVERAGE_WEIGHT = 1;
+  var LUNR_WEIGHT = 0.6;
+  var MESSAGE_COVERAGE_WEIGHT = 0.5;
+  var FUZZY_CREDIT = 0.5;  // a word matched only through a typo counts half
 
   function ErrorSearch(serializedIndex, docs) {
     this.index = lunr.Index.load(serializedIndex);
@@ -176,6 +182,39 @@
     return this.rank(text, q, results.slice(0, CANDIDATES)).slice(0, limit);
   };
 
+  function stem(token) {
+    return lunr.stemmer(new lunr.Token(token)).toString();
+  }
+
+  /* Within one edit, a swap of neighbours counting as one (as lunr's fuzzy does). */
+  function nearlyEqual(a, b) {
+    if (a === b) return true;
+    if (Math.abs(a.length - b.length) > 1) return false;
+    var i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    if (a.length === b.length) {
+      return a.slice(i + 1) === b.slice(i + 1) ||
+        (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+    }
+    return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+
+  /* The share of the query's own words this record matched: lunr adds scores
+   * up and has no notion of "all the words I typed are here". */
+  function queryCoverage(coreStems, terms, typed) {
+    if (!coreStems.length) return 0;
+    var matched = 0;
+    for (var i = 0; i < coreStems.length; i++) {
+      var best = 0;
+      for (var j = 0; j < terms.length && best < 1; j++) {
+        if (terms[j] === coreStems[i]) best = 1;
+        else if (typed && nearlyEqual(terms[j], coreStems[i])) best = FUZZY_CREDIT;
+      }
+      matched += best;
+    }
+    return matched / coreStems.length;
+  }
+
   /* Final order: a pattern found in the pasted text first (the longest pattern
    * wins), then lunr's score raised by how much of the message the query
    * covers; ties fall to the message text, then the record's position. */
@@ -184,6 +223,7 @@
     var queryTokens = Object.create(null);
     q.core.concat(q.context).forEach(function (t) { queryTokens[t] = true; });
     var top = results.length ? results[0].score : 1;
+    var coreStems = q.core.map(stem);
     var self = this;
     var ranked = results.map(function (result) {
       var ref = Number(result.ref);
@@ -191,13 +231,15 @@
       var patternHit = matcher && matcher.regex.test(haystack) ? matcher.literal : 0;
       var words = self.tokensOf(ref);
       var covered = words.filter(function (w) { return queryTokens[w]; }).length;
-      var coverage = words.length ? covered / words.length : 0;
+      var terms = Object.keys(result.matchData.metadata);
       return {
         ref: ref,
         doc: self.docs[ref],
-        terms: Object.keys(result.matchData.metadata),
+        terms: terms,
         pattern: patternHit,
-        score: result.score / top + coverage,
+        score: LUNR_WEIGHT * result.score / top +
+               QUERY_COVERAGE_WEIGHT * queryCoverage(coreStems, terms, q.typed) +
+               MESSAGE_COVERAGE_WEIGHT * (words.length ? covered / words.length : 0),
       };
     });
     ranked.sort(function (a, b) {

@@ -1,0 +1,113 @@
+"""Shared fixtures: paths, a built site, a local HTTP server, and Chromium.
+
+Browser tests use Debian's Chromium through Playwright. Where it is missing they
+skip with a reason, except in CI (CI=true), where a missing browser fails.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from errorsite.pipeline import build
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SHARED_RECORDS = SHARED / "records"
+QUERIES = SHARED / "queries.json"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BASE_PATH = "/errors/"  # every served site lives under a sub-path, as on GitHub Pages
+
+
+def need_shared() -> None:
+    if not SHARED_RECORDS.is_dir():
+        pytest.skip(f"{SHARED_RECORDS} is absent: tests on the shared real records need ../shared/")
+
+
+def build_quietly(records: Path, out: Path, base_url: str = "http://127.0.0.1:1/errors/", **kwargs):
+    lines: list[str] = []
+    result = build(records, out, base_url, report=lines.append, **kwargs)
+    return result, lines
+
+
+class Server:
+    """Serves a folder at http://127.0.0.1:PORT/errors/ from a thread."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        handler = functools.partial(QuietHandler, directory=str(root))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.httpd.server_address[1]
+        self.base_url = f"http://127.0.0.1:{self.port}{BASE_PATH}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+def serve_site(tmp: Path, records: Path) -> tuple[Server, Path]:
+    """Start a server first (its port is part of the base URL), then build into it."""
+    server = Server(tmp)
+    result, _ = build_quietly(records, tmp / BASE_PATH.strip("/"), server.base_url)
+    assert result.written
+    return server, tmp / BASE_PATH.strip("/")
+
+
+@pytest.fixture(scope="session")
+def shared_site(tmp_path_factory):
+    """The shared real records, built and served under /errors/."""
+    need_shared()
+    server, out = serve_site(tmp_path_factory.mktemp("shared-site"), SHARED_RECORDS)
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must install Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run browser tests")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class WatchedPage:
+    """A Playwright page that records console errors and uncaught exceptions."""
+
+    def __init__(self, page):
+        self.page = page
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    watched = WatchedPage(context.new_page())
+    yield watched
+    context.close()
+
+
+def copy_records(names: list[str], dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(SHARED_RECORDS / name, dest / name)
+    return dest
