@@ -111,3 +111,16 @@ def copy_records(names: list[str], dest: Path) -> Path:
     for name in names:
         shutil.copy(SHARED_RECORDS / name, dest / name)
     return dest
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Search-quality figures, when that test ran."""
+    from tests import test_search_quality
+    if not test_search_quality.FIGURES:
+        return
+    terminalreporter.section("search quality")
+    for corpus, kinds in test_search_quality.FIGURES.items():
+        for kind, f in kinds.items():
+            terminalreporter.write_line(
+                f"{corpus:45} {kind:8} n={f['queries']:3}  top-1 {f['top1']:6.1%}  "
+                f"top-3 {f['top3']:6.1%}  MRR {f['mrr']:.3f}")

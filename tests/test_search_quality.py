@@ -1,0 +1,120 @@
+"""Search quality on ../shared/queries.json, through the site's real search page
+in Chromium: without distractors, and with 5,000 distractor records whose
+messages are real error messages mined from the Python installed here.
+
+Fails below: pasted top-1 100%, partial top-1 95% (with distractors). Prints
+top-1, top-3 and MRR per kind, and the same for a baseline that ranks records by
+how many query words their message contains.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections import defaultdict
+
+import pytest
+
+from tests.conftest import QUERIES, SHARED_RECORDS, need_shared, serve_site
+
+pytestmark = pytest.mark.browser
+DISTRACTORS = 5000
+FIGURES: dict[str, dict] = {}  # printed by conftest's pytest_terminal_summary
+
+
+def expected_path(query: dict) -> str:
+    owner, name, slug = query["expect"].removesuffix(".json").split("__")
+    record = json.loads((SHARED_RECORDS / query["expect"]).read_text(encoding="utf-8"))["record"]
+    return f"/errors/{record['repo'].lower()}/{record['slug']}/"
+
+
+def run_queries(page, base_url: str, queries: list[dict]) -> list[tuple[dict, list[str]]]:
+    """Each query typed into the search page; the result links, best first."""
+    page.goto(base_url + "search/")
+    page.wait_for_load_state("networkidle")
+    outcomes = []
+    for query in queries:
+        page.fill("#search-input", "")
+        page.fill("#search-input", query["query"])
+        page.wait_for_function(
+            "q => new URL(location.href).searchParams.get('q') === q && "
+            "(document.querySelector('#search-results > li') || "
+            " /No results|noise/.test(document.getElementById('search-status').textContent))",
+            arg=query["query"])
+        hrefs = page.eval_on_selector_all(
+            "#search-results > li", "items => items.map(li => new URL(li.querySelector('a').href).pathname)")
+        outcomes.append((query, hrefs))
+    return outcomes
+
+
+def figures(outcomes: list[tuple[dict, list[str]]]) -> dict[str, dict[str, float]]:
+    by_kind: dict[str, list[int]] = defaultdict(list)
+    for query, hrefs in outcomes:
+        wanted = expected_path(query)
+        by_kind[query["kind"]].append(hrefs.index(wanted) + 1 if wanted in hrefs else 0)
+    return {kind: {"queries": len(ranks),
+                   "top1": sum(r == 1 for r in ranks) / len(ranks),
+                   "top3": sum(0 < r <= 3 for r in ranks) / len(ranks),
+                   "mrr": sum(1 / r for r in ranks if r) / len(ranks)}
+            for kind, ranks in sorted(by_kind.items())}
+
+
+def misses(outcomes) -> list[str]:
+    return [f"{q['kind']}: {q['query'][:80]!r} → {hrefs[:3]}" for q, hrefs in outcomes
+            if not hrefs or hrefs[0] != expected_path(q)]
+
+
+WORD = re.compile(r"\w+")
+
+
+def word_count_baseline(records_dir, queries) -> list[tuple[dict, list[str]]]:
+    """The yardstick from the issue: rank by how many query words a message contains."""
+    messages = []
+    for path in sorted(records_dir.glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))["record"]
+        messages.append((set(WORD.findall(record["errorMessage"].lower())),
+                         f"/errors/{record['repo'].lower()}/{record['slug']}/"))
+    outcomes = []
+    for query in queries:
+        words = set(WORD.findall(query["query"].lower()))
+        ranked = sorted(messages, key=lambda m: -len(words & m[0]))
+        outcomes.append((query, [href for _, href in ranked[:10]]))
+    return outcomes
+
+
+@pytest.fixture(scope="module")
+def queries():
+    need_shared()
+    return json.loads(QUERIES.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def distractor_site(tmp_path_factory):
+    need_shared()
+    from bench.corpus import write_corpus
+    records = tmp_path_factory.mktemp("quality-records")
+    write_corpus(records, DISTRACTORS)
+    for path in SHARED_RECORDS.glob("*.json"):
+        shutil.copy(path, records / path.name)
+    server, _ = serve_site(tmp_path_factory.mktemp("quality-site"), records)
+    yield server, records
+    server.close()
+
+
+def test_quality_on_shared_records(shared_site, browser, queries):
+    page = browser.new_page()
+    outcomes = run_queries(page, shared_site.base_url, queries)
+    page.close()
+    FIGURES["shared records only (34)"] = figures(outcomes)
+    assert not misses(outcomes), misses(outcomes)
+
+
+def test_quality_with_distractors(distractor_site, browser, queries):
+    server, records = distractor_site
+    page = browser.new_page()
+    outcomes = run_queries(page, server.base_url, queries)
+    page.close()
+    result = FIGURES[f"with {DISTRACTORS} distractors"] = figures(outcomes)
+    FIGURES[f"baseline word count, {DISTRACTORS} distractors"] = figures(word_count_baseline(records, queries))
+    assert result["pasted"]["top1"] == 1.0, misses(outcomes)
+    assert result["partial"]["top1"] >= 0.95, misses(outcomes)

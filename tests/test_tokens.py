@@ -1,0 +1,62 @@
+"""The tokenizer: unit cases, and proof that Python (index time) and the
+browser (query time) cut every real message and query into the same tokens."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from errorsite.tokens import pattern_words, tokenize
+from tests.conftest import QUERIES, ROOT, SHARED_RECORDS, need_shared
+
+STATIC = ROOT / "static"
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("kv_cache_enabled=true is not supported",
+     ["kv_cache_enabled=true", "kv", "cache", "enabled", "true", "supported"]),
+    ("called `Result::unwrap()` on an `Err` value",
+     ["called", "result::unwrap", "result", "unwrap", "err", "value"]),
+    ("path must be a string to res.sendFile", ["path", "string", "res.sendfile", "res", "sendfile"]),
+    ("[json.exception.parse_error.101] parse error",
+     ["json.exception.parse_error.101", "json", "exception", "parse", "error", "parse", "error"]),
+    ("unknown op-code 149", ["unknown", "op-code", "op", "code"]),       # numbers are values, not words
+    ("input rank of 3 a b", ["input", "rank"]),                          # stop words and 1-letter parts go
+    ("Ärger über 日本語", ["ärger", "über", "日本語"]),
+    ("2026/11/28 10:14:03", []),                                        # no letter: nothing to match
+    ("", []),
+])
+def test_tokenize(text, tokens):
+    assert tokenize(text) == tokens
+
+
+def test_pattern_words_blanks_placeholders():
+    assert tokenize(pattern_words("accepts at most {n} arg(s), received {count}")) == \
+        ["accepts", "arg", "received"]
+
+
+def shared_texts() -> list[str]:
+    need_shared()
+    texts = []
+    for path in sorted(SHARED_RECORDS.glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))["record"]
+        texts += [record["errorMessage"], record["messagePattern"], record.get("errorClass") or "",
+                  record.get("errorCode") or "", " ".join(record["tags"]), record["repo"]]
+    texts += [query["query"] for query in json.loads(QUERIES.read_text(encoding="utf-8"))]
+    texts += ["Ünïcödé ΣΊΣΥΦΟΣ İstanbul ǅemal ﬁle", "a+b ~c ^d *e", "</script><b>x</b>", "١٢٣ arabic-indic ٣x"]
+    return texts
+
+
+@pytest.mark.browser
+def test_python_and_browser_tokenizers_agree(browser):
+    texts = shared_texts()
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><title>t</title>")
+        page.add_script_tag(path=str(STATIC / "vendor/lunr-2.3.9/lunr.min.js"))
+        page.add_script_tag(path=str(STATIC / "search-core.js"))
+        in_browser = page.evaluate("texts => texts.map(t => ErrorSearch.tokenize(t))", texts)
+    finally:
+        page.close()
+    mismatches = [(text, tokenize(text), js) for text, js in zip(texts, in_browser) if tokenize(text) != js]
+    assert not mismatches, mismatches[:5]
