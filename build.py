@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -23,6 +24,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              f"(default: {DEFAULT_BASE_URL})")
     parser.add_argument("--strict", action="store_true",
                         help="fail, writing nothing, if any record is bad")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes rendering record pages (default: one per CPU)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     args = parser.parse_args(argv)
     try:
@@ -39,7 +42,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     result = build(args.records, args.out, args.base_url, strict=args.strict,
-                   report=lambda line: print(line, file=sys.stderr))
+                   report=lambda line: print(line, file=sys.stderr), jobs=args.jobs)
     if not args.quiet or not result.written:
         print(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
     return 0 if result.written else 1

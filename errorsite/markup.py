@@ -59,6 +59,7 @@ def plain_text(text: str) -> str:
                 words.append(child.content)
             elif child.type in ("softbreak", "hardbreak"):
                 words.append(" ")
+        words.append(" ")  # between paragraphs and list items
     return " ".join("".join(words).split())
 
 
@@ -101,6 +102,7 @@ _FORMATTER = HtmlFormatter(nowrap=True)
 def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None = None) -> list[CodeLine]:
     """One CodeLine per source line. Pygments closes every span at a line end,
     so each line's HTML stands alone and can get its own anchor."""
+    code = code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
     count = len(code.removesuffix("\n").split("\n"))
     lines = highlight(code, lexer, _FORMATTER).split("\n")[:count]
     return [CodeLine(first + i, Markup(line), first + i == marked) for i, line in enumerate(lines)]

@@ -9,7 +9,7 @@ from .browse import browse_pages, robots, sitemap
 from .load import load_records, load_static
 from .markup import pygments_css
 from .model import Page, Problem, Record
-from .render import environment, record_page
+from .render import environment, record_pages
 from .search import search_pages
 from .validate import validate_all
 from .write import write_site
@@ -25,24 +25,24 @@ class BuildResult(NamedTuple):
 
 
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
-          report: Callable[[str], None] = print) -> BuildResult:
+          report: Callable[[str], None] = print, jobs: int = 1) -> BuildResult:
     records, problems = validate_all(load_records(records_dir))
     for problem in problems:
         report(str(problem))
     if strict and problems:
         return BuildResult(len(records), problems, 0, False)
     site = urls.Site(urls.normalize_base_url(base_url))
-    files = write_site(out_dir, site_pages(site, records, load_static(STATIC)))
+    files = write_site(out_dir, site_pages(site, records, load_static(STATIC), jobs))
     return BuildResult(len(records), problems, files, True)
 
 
-def site_pages(site: urls.Site, records: list[Record], static: dict[str, bytes]) -> Iterator[Page]:
+def site_pages(site: urls.Site, records: list[Record], static: dict[str, bytes],
+               jobs: int = 1) -> Iterator[Page]:
     """Every file of the site, generated lazily so pages never pile up in memory."""
     records = sorted(records, key=urls.record_path)
     env = environment(site, len(records))
     html_paths = []
-    for record in records:
-        page = record_page(env, record)
+    for page in record_pages(site, len(records), records, jobs):
         html_paths.append(page.path)
         yield page
     for page in browse_pages(env, records):
@@ -67,4 +67,4 @@ def summary_line(result: BuildResult) -> str:
     if not result.written:
         return f"nothing written: {skipped} bad record file{'s' if skipped != 1 else ''} (--strict)"
     tail = f", skipped {skipped} — see above" if skipped else ""
-    return f"built {result.records} records{tail}"
+    return f"built {result.records} record{'s' if result.records != 1 else ''}{tail}"

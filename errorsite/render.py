@@ -2,8 +2,9 @@
 prepares the values they show, and nothing here touches the disk."""
 from __future__ import annotations
 
+import multiprocessing
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import jinja2
 
@@ -123,3 +124,28 @@ def unique_links(labels, path_of) -> list[Link]:
         path = path_of(label)
         seen.setdefault(path, Link(label, path))
     return list(seen.values())
+
+
+# Record pages are independent and rendering them is the bulk of a build, so a
+# large build spreads them over worker processes; `imap` keeps their order, so
+# the output stays deterministic.
+PARALLEL_THRESHOLD = 200
+_worker_env: jinja2.Environment | None = None
+
+
+def record_pages(site: urls.Site, total: int, records: list[Record], jobs: int) -> Iterator[Page]:
+    if jobs <= 1 or len(records) < PARALLEL_THRESHOLD:
+        env = environment(site, total)
+        yield from (record_page(env, record) for record in records)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (site, total)) as pool:
+        yield from pool.imap(_render_in_worker, records, chunksize=32)
+
+
+def _start_worker(site: urls.Site, total: int) -> None:
+    global _worker_env
+    _worker_env = environment(site, total)
+
+
+def _render_in_worker(record: Record) -> Page:
+    return record_page(_worker_env, record)

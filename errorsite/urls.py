@@ -34,7 +34,7 @@ class Site(NamedTuple):
 def normalize_base_url(url: str) -> str:
     """Raise ValueError unless `url` is an absolute http(s) URL; add the trailing slash."""
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+    if parts.scheme not in ("http", "https") or not parts.netloc or "?" in url or "#" in url:
         raise ValueError(f"--base-url must be an absolute http(s) URL, got {url!r}")
     return url if url.endswith("/") else url + "/"
 
