@@ -28,6 +28,7 @@ FIELDS = (
     ("cls", 4),
     ("tags", 2),
     ("repo", 2),
+    ("file", 1),
     ("summary", 1),
 )
 
@@ -42,6 +43,7 @@ def search_fields(record: Record) -> dict[str, list[str]]:
         "cls": tokenize(record.error_class or ""),
         "tags": tokenize(" ".join(record.tags)),
         "repo": tokenize(record.repo),
+        "file": tokenize(record.file_path or ""),
         "summary": tokenize(card_summary(record)),
     }
 

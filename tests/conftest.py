@@ -124,3 +124,15 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(
                 f"{corpus:45} {kind:8} n={f['queries']:3}  top-1 {f['top1']:6.1%}  "
                 f"top-3 {f['top3']:6.1%}  MRR {f['mrr']:.3f}")
+
+
+@pytest.fixture(scope="session")
+def search_core(browser):
+    """A blank page with lunr.js and static/search-core.js loaded: call the
+    search code directly with `search_core.evaluate(...)`."""
+    page = browser.new_page()
+    page.set_content("<!doctype html><title>search core</title>")
+    page.add_script_tag(path=str(ROOT / "static/vendor/lunr-2.3.9/lunr.min.js"))
+    page.add_script_tag(path=str(ROOT / "static/search-core.js"))
+    yield page
+    page.close()

@@ -7,9 +7,7 @@ import json
 import pytest
 
 from errorsite.tokens import pattern_words, tokenize
-from tests.conftest import QUERIES, ROOT, SHARED_RECORDS, need_shared
-
-STATIC = ROOT / "static"
+from tests.conftest import QUERIES, SHARED_RECORDS, need_shared
 
 
 @pytest.mark.parametrize("text, tokens", [
@@ -48,15 +46,8 @@ def shared_texts() -> list[str]:
 
 
 @pytest.mark.browser
-def test_python_and_browser_tokenizers_agree(browser):
+def test_python_and_browser_tokenizers_agree(search_core):
     texts = shared_texts()
-    page = browser.new_page()
-    try:
-        page.set_content("<!doctype html><title>t</title>")
-        page.add_script_tag(path=str(STATIC / "vendor/lunr-2.3.9/lunr.min.js"))
-        page.add_script_tag(path=str(STATIC / "search-core.js"))
-        in_browser = page.evaluate("texts => texts.map(t => ErrorSearch.tokenize(t))", texts)
-    finally:
-        page.close()
+    in_browser = search_core.evaluate("texts => texts.map(t => ErrorSearch.tokenize(t))", texts)
     mismatches = [(text, tokenize(text), js) for text, js in zip(texts, in_browser) if tokenize(text) != js]
     assert not mismatches, mismatches[:5]

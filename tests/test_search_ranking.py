@@ -1,0 +1,115 @@
+"""The browser's ranking, on small hand-made indexes: noise stripping per
+language, context that tells generic messages apart, patterns, typos."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from errorsite.search import build_index, result_doc
+from errorsite.validate import validate
+from tests.conftest import SHARED_RECORDS, need_shared
+
+pytestmark = pytest.mark.browser
+
+
+def make_record(**fields):
+    need_shared()
+    base = json.loads((SHARED_RECORDS / "redis__redis__err-syntax-error.json").read_text(encoding="utf-8"))
+    base["record"].update(fields)
+    record = validate("test.json", base)
+    assert not isinstance(record, list), record
+    return record
+
+
+def ranked(search_core, records, query) -> list[str]:
+    """Repos of the results, best first, from the real search code."""
+    return search_core.evaluate(
+        "([index, docs, q]) => new ErrorSearch(index, docs).search(q, 10).map(r => r.doc[1])",
+        [build_index(records), [result_doc(r) for r in records], query])
+
+
+@pytest.mark.parametrize("paste, core_words, gone", [
+    ("thread 'main' panicked at src/main.rs:14:52:\ncalled `Result::unwrap()` on an `Err` value: unknown op-code 149\n"
+     "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+     ["unknown", "op-code"], ["thread", "panicked", "backtrace", "result::unwrap"]),
+    ('Traceback (most recent call last):\n  File "/app/main.py", line 3, in <module>\n    load()\n'
+     "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+     ["expecting", "value", "line", "column"], ["traceback", "json.decoder.jsondecodeerror"]),
+    ("panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\n"
+     "main.main()\n\t/home/u/app/main.go:8 +0x1d\nexit status 2",
+     ["runtime", "index", "range", "length"], ["goroutine", "running", "home/u/app/main.go:8"]),
+    ("Uncaught TypeError: Cannot read properties of undefined (reading 'x')\n"
+     "    at Object.<anonymous> (/srv/app/index.js:4:13)\n    at Module._compile (node:internal/modules/cjs/loader:1256:14)",
+     ["read", "properties", "undefined", "reading"], ["typeerror", "uncaught", "srv", "_compile"]),
+    ('Exception in thread "main" java.lang.IllegalStateException: Queue full\n'
+     "\tat java.base/java.util.AbstractQueue.add(AbstractQueue.java:98)\n\tat Main.main(Main.java:7)",
+     ["queue", "full"], ["java.lang.illegalstateexception", "abstractqueue.add"]),
+    ("terminate called after throwing an instance of 'std::out_of_range'\n  what():  vector::_M_range_check\n"
+     "Aborted (core dumped)", ["vector::_m_range_check"], ["terminate", "throwing", "std::out_of_range", "aborted"]),
+    ("[2026-11-29T16:40:02Z] WARN bson export: BSON key cannot contain code point U+0000 (at byte 3)",
+     ["bson", "export", "key", "contain", "code", "point", "byte"], ["warn"]),
+    ("2026/11/28 10:14:03 RegisterFlagCompletionFunc: flag 'region' does not exist",
+     ["registerflagcompletionfunc", "flag", "region", "exist"], []),
+])
+def test_noise_is_stripped_and_message_words_kept(search_core, paste, core_words, gone):
+    analysed = search_core.evaluate("t => ErrorSearch.analyse(t)", paste)
+    for word in core_words:
+        assert word in analysed["core"], (word, analysed)
+    for word in gone:
+        assert word not in analysed["core"], (word, analysed)
+
+
+def test_noise_only_query_has_no_words(search_core):
+    analysed = search_core.evaluate("t => ErrorSearch.analyse(t)", "2026-11-28 10:14:03.123 0x7ffe5a3c2b10")
+    assert analysed["core"] == [] and analysed["context"] == []
+
+
+GENERIC = [  # the same message in many repositories; only context tells them apart
+    ("redis/redis", "ERR", None, "src/server.c", ["redis", "c"]),
+    ("nlohmann/json", "json.exception.parse_error.101", "nlohmann::json::parse_error",
+     "include/nlohmann/detail/input/lexer.hpp", ["cpp", "json"]),
+    ("yaml/pyyaml", None, "yaml.parser.ParserError", "lib/yaml/parser.py", ["python", "yaml"]),
+    ("python/cpython", None, "SyntaxError", "Lib/ast.py", ["python"]),
+    ("sqlite/sqlite", None, None, "src/tokenize.c", ["sql", "c"]),
+    ("spf13/cobra", None, None, "args.go", ["go", "cli"]),
+    ("expressjs/express", None, "SyntaxError", "lib/router/index.js", ["node", "express"]),
+    ("pallets/jinja", None, "jinja2.exceptions.TemplateSyntaxError", "src/jinja2/parser.py", ["python", "jinja"]),
+]
+
+
+@pytest.fixture(scope="module")
+def generic_records():
+    return [make_record(repo=repo, slug="syntax-error", id=f"id{i}", errorMessage="syntax error",
+                        messagePattern="syntax error", errorCode=code, errorClass=cls, filePath=path, tags=tags)
+            for i, (repo, code, cls, path, tags) in enumerate(GENERIC)]
+
+
+@pytest.mark.parametrize("paste, repo", [
+    ("redis> SET k\n(error) ERR syntax error", "redis/redis"),
+    ("[json.exception.parse_error.101] parse error: syntax error", "nlohmann/json"),
+    ("yaml.parser.ParserError: syntax error", "yaml/pyyaml"),
+    ('  File "/usr/lib/python3/site-packages/jinja2/parser.py", line 2, in fail\n'
+     "jinja2.exceptions.TemplateSyntaxError: syntax error", "pallets/jinja"),
+    ("SyntaxError: syntax error\n    at Layer.handle (/app/node_modules/express/lib/router/index.js:284:7)",
+     "expressjs/express"),
+])
+def test_context_tells_generic_messages_apart(search_core, generic_records, paste, repo):
+    assert ranked(search_core, generic_records, paste)[0] == repo
+
+
+def test_pattern_in_paste_beats_word_overlap(search_core):
+    records = [
+        make_record(repo="spf13/cobra", slug="accepts-at-most", id="a",
+                    errorMessage="accepts at most 1 arg(s), received 2",
+                    messagePattern="accepts at most {n} arg(s), received {count}"),
+        make_record(repo="other/cli", slug="received-args", id="b",
+                    errorMessage="received args accepts arg list", messagePattern="received args accepts arg list"),
+    ]
+    assert ranked(search_core, records, "Error: accepts at most 3 arg(s), received 7")[0] == "spf13/cobra"
+
+
+def test_typos_are_forgiven_in_short_queries_only(search_core):
+    records = [make_record(repo="a/b", slug="x", id="x", errorMessage="invalid expire time in command")]
+    assert ranked(search_core, records, "invalid exipre time") == ["a/b"]
+    assert ranked(search_core, records, "nothing here matches exipre at all really mister search") == []
