@@ -1,0 +1,43 @@
+"""Regenerate the README's screenshots from the demo records:
+
+    python docs/screenshots.py
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serve_site  # noqa: E402
+
+SHOTS = [  # (file, path under the site, query typed into the search page or None, colour scheme)
+    ("record.png", "pallets/jinja/has-no-attribute/", None, "light"),
+    ("search.png", "search/", "jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'address'", "light"),
+    ("record-dark.png", "huggingface/candle/kv-cache-enabled-true-is-not-supported/", None, "dark"),
+]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        server, _ = serve_site(Path(tmp), ROOT / "records")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            for name, path, query, scheme in SHOTS:
+                page = browser.new_page(viewport={"width": 1100, "height": 900}, color_scheme=scheme)
+                page.goto(server.base_url + path)
+                if query:
+                    page.fill("#search-input", query)
+                    page.wait_for_selector("#search-results > li")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(ROOT / "docs" / name))
+                page.close()
+            browser.close()
+        server.close()
+
+
+if __name__ == "__main__":
+    main()
