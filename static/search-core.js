@@ -99,24 +99,41 @@
     return text.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
   }
 
-  /* A matcher for one pattern: {regex, literal length}, or null when the
-   * pattern has too little literal text to tell anything apart. */
+  /* A matcher for one pattern: {test(haystack), literal length}, or null when
+   * the pattern has too little literal text to tell anything apart. The regex
+   * is compiled only once its longest literal piece is found in the paste:
+   * most candidates never get that far. */
   function compilePattern(pattern) {
     var pieces = squash(pattern).split(PLACEHOLDER).map(function (p) { return p.trim(); });
     while (pieces.length && pieces[0] === "") pieces.shift();
     while (pieces.length && pieces[pieces.length - 1] === "") pieces.pop();
     var literal = pieces.join("").length;
     if (literal < MIN_LITERAL) return null;
+    var longest = pieces.reduce(function (a, b) { return b.length > a.length ? b : a; });
+    var regex = null;
+    return {
+      literal: literal,
+      test: function (haystack) {
+        if (haystack.indexOf(longest) < 0) return false;
+        if (!regex) regex = patternRegex(pieces);
+        return regex.test(haystack);
+      },
+    };
+  }
+
+  function patternRegex(pieces) {
     var body = pieces.map(function (p) { return escapeRegExp(p).replace(/ /g, "\\s+"); }).join("[\\s\\S]{0,200}?");
     var start = /^[\p{L}\p{N}_]/u.test(pieces[0]) ? "(?<![\\p{L}\\p{N}_])" : "";
     var end = /[\p{L}\p{N}_]$/u.test(pieces[pieces.length - 1]) ? "(?![\\p{L}\\p{N}_])" : "";
-    return { regex: new RegExp(start + body + end, "u"), literal: literal };
+    return new RegExp(start + body + end, "u");
   }
 
   // ---- The index ------------------------------------------------------------
   var TYPED_QUERY_TOKENS = 6;   // at most this many words: typed, so typos are likely
   var MAX_QUERY_TOKENS = 48;    // a 10 KB paste stays fast
-  var CANDIDATES = 300;         // re-ranked with coverage and patterns
+  var CANDIDATES = 300;
+  var COMMON_SHARE = 0.05;      // a word in more than 5% of records…
+  var COMMON_MIN_DOCS = 100;    // …and in more than 100 of them is not searched for         // re-ranked with coverage and patterns
   var CONTEXT_BOOST = 0.4;
   var FUZZY_BOOST = 0.3;
   var PREFIX_BOOST = 0.2;
@@ -132,6 +149,7 @@
     this.docs = docs;
     this.matchers = [];
     this.messageTokens = [];
+    this.documentFrequency = Object.create(null);
   }
 
   ErrorSearch.prototype.matcher = function (ref) {
@@ -153,6 +171,24 @@
     return out;
   }
 
+  /* Words in a large share of the records ("error", "invalid") cost lunr a
+   * score for every one of those records and tell almost nothing apart: their
+   * idf is near zero. They are left out of the query, as stop words are. */
+  ErrorSearch.prototype.isCommon = function (token) {
+    var term = stem(token);
+    if (!(term in this.documentFrequency)) {
+      var posting = this.index.invertedIndex[term], refs = Object.create(null), count = 0;
+      if (posting) {
+        for (var field in posting) {
+          if (field === "_index") continue;
+          for (var ref in posting[field]) if (!refs[ref]) { refs[ref] = true; count++; }
+        }
+      }
+      this.documentFrequency[term] = count;
+    }
+    return this.documentFrequency[term] > Math.max(COMMON_MIN_DOCS, this.docs.length * COMMON_SHARE);
+  };
+
   /* Query text → {core, context, typed}: the tokens the ranking will use. */
   function analyse(text) {
     var noise = stripNoise(text);
@@ -168,11 +204,22 @@
     limit = limit || 20;
     var q = analyse(text);
     if (!q.core.length && !q.context.length) return [];
+    var self = this;
+    q = {
+      core: q.core.filter(function (t) { return !self.isCommon(t); }),
+      context: q.context.filter(function (t) { return !self.isCommon(t); }),
+      typed: q.typed,
+    };
+    if (!q.core.length && !q.context.length) q = analyse(text);  // only common words: use them
     var lastToken = q.core[q.core.length - 1];
+    var vocabulary = this.index.invertedIndex;
     var results = this.index.query(function (query) {
       q.core.forEach(function (token) {
         query.term(token, { boost: 1 });
-        if (q.typed && token.length >= 4 && !DIGITS.test(token)) query.term(token, { boost: FUZZY_BOOST, editDistance: 1 });
+        // A typo is a word the index does not know; known words are not blurred.
+        if (q.typed && token.length >= 4 && !DIGITS.test(token) && !(stem(token) in vocabulary)) {
+          query.term(token, { boost: FUZZY_BOOST, editDistance: 1 });
+        }
       });
       q.context.forEach(function (token) { query.term(token, { boost: CONTEXT_BOOST }); });
       if (q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken)) {
@@ -228,7 +275,7 @@
     var ranked = results.map(function (result) {
       var ref = Number(result.ref);
       var matcher = self.matcher(ref);
-      var patternHit = matcher && matcher.regex.test(haystack) ? matcher.literal : 0;
+      var patternHit = matcher && matcher.test(haystack) ? matcher.literal : 0;
       var words = self.tokensOf(ref);
       var covered = words.filter(function (w) { return queryTokens[w]; }).length;
       var terms = Object.keys(result.matchData.metadata);
