@@ -6,6 +6,7 @@ content; it only turns bytes into JSON or into a Problem naming the file.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -58,6 +59,8 @@ def parse_json(shown: str, raw: bytes) -> RawRecord:
         return _fail(shown, f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}")
     except RecursionError:
         return _fail(shown, "invalid JSON: nested too deeply")
+    except ValueError:  # the only other one json raises: Python's cap on integer digits
+        return _fail(shown, f"invalid JSON: a number has more than {sys.get_int_max_str_digits()} digits")
 
 
 def _fail(shown: str, message: str) -> RawRecord:

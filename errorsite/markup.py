@@ -104,12 +104,14 @@ def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None 
     so each line's HTML stands alone and can get its own anchor."""
     code = code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
     count = len(code.removesuffix("\n").split("\n"))
-    lines = highlight(code, lexer, _FORMATTER).split("\n")[:count]
+    ended = code if code.endswith("\n") else code + "\n"  # session lexers drop an unended last line
+    lines = highlight(ended, lexer, _FORMATTER).split("\n")[:count]
     return [CodeLine(first + i, Markup(line), first + i == marked) for i, line in enumerate(lines)]
 
 
 def highlight_block(code: str, lexer: Lexer) -> Markup:
-    return Markup(highlight(code, lexer, _FORMATTER).rstrip("\n"))
+    ended = code if code.endswith("\n") else code + "\n"  # session lexers drop an unended last line
+    return Markup(highlight(ended, lexer, _FORMATTER).rstrip("\n"))
 
 
 def pygments_css() -> str:

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from urllib.parse import quote, urlsplit
 
 PAGE_SIZE = 100
+MAX_SEGMENT_BYTES = 255  # a file name's limit on common file systems
 _NOT_WORD = re.compile(r"[\W_]+")
 _DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
                            *(f"lpt{i}" for i in range(10))})
@@ -41,7 +42,9 @@ def normalize_base_url(url: str) -> str:
 
 def url_segment(value: str) -> str:
     """A tag, type or severity as one safe, readable path segment ("" if none)."""
-    segment = _NOT_WORD.sub("-", value.lower()).strip("-")[:64].strip("-")
+    segment = _NOT_WORD.sub("-", value.lower()).strip("-")[:64]
+    # 64 characters can be 256 bytes, one more than a file name may have.
+    segment = segment.encode()[:MAX_SEGMENT_BYTES].decode("utf-8", "ignore").strip("-")
     return segment + "-" if segment in _DEVICE_NAMES else segment
 
 

@@ -53,10 +53,12 @@
     var active = -1;
     var timer = null;
     var current = [];
+    var renderedQuery = null;
 
     function setStatus(text) { status.textContent = text; }
 
     function render(query, results) {
+      renderedQuery = query;
       list.textContent = "";
       current = results;
       active = results.length ? 0 : -1;
@@ -101,8 +103,8 @@
       var url = new URL(window.location.href);
       if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
       window.history.replaceState(null, "", url.toString());
-      if (!query.trim()) { render(query, []); return; }
-      loadEngine().then(function (search) {
+      if (!query.trim()) { render(query, []); return Promise.resolve(); }
+      return loadEngine().then(function (search) {
         if (input.value !== query) return;  // a newer keystroke is on its way
         var results;
         try {
@@ -137,11 +139,12 @@
     input.form.addEventListener("submit", function (event) {
       event.preventDefault();
       clearTimeout(timer);
-      if (current.length && input.value === new URL(window.location.href).searchParams.get("q")) {
-        window.location.href = list.children[Math.max(active, 0)].querySelector("a").href;
-      } else {
-        run();
-      }
+      var shown = input.value === renderedQuery ? Promise.resolve() : run();
+      shown.then(function () {
+        if (current.length && input.value === renderedQuery) {
+          window.location.href = list.children[Math.max(active, 0)].querySelector("a").href;
+        }
+      });
     });
     input.value = new URL(window.location.href).searchParams.get("q") || "";
     run();

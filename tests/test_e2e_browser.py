@@ -101,3 +101,12 @@ def test_any_text_is_a_valid_query(shared_site, page, query):
     open_page(page, shared_site.base_url + "search/")
     search(page, query)
     assert page.errors == []
+
+
+def test_enter_right_after_typing_opens_the_top_hit(shared_site, page):
+    open_page(page, shared_site.base_url + "search/")
+    box = page.page.locator("#search-input")
+    box.fill("TypeError: path must be a string to res.sendFile")
+    box.press("Enter")  # before the as-you-type search has had time to run
+    page.page.wait_for_url(re.compile(r".*/expressjs/express/path-must-be-a-string-to-res-sendfile/.*"))
+    assert page.errors == []

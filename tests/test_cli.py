@@ -1,0 +1,131 @@
+"""build.py as users run it: a subprocess from the repository root.
+
+Exit codes: 0 when a site was written (even with skipped records), 1 when
+--strict refused to write, 2 for usage errors (argparse).
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+BAD = ROOT / "tests" / "fixtures" / "bad"
+GOOD = BAD / "good-dataclass-on-model.json"
+GOOD_PAGE = Path("pydantic/pydantic/cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model/index.html")
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "build.py", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def good_records(tmp_path) -> Path:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    shutil.copy(GOOD, folder / GOOD.name)
+    return folder
+
+
+def test_good_records_build(good_records, tmp_path):
+    out = tmp_path / "site"
+    done = run("--records", good_records, "--out", out, "--base-url", "https://example.org/errors/")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "built 1 record\n", "")
+    assert (out / GOOD_PAGE).is_file()
+    assert "https://example.org/errors/" in (out / "sitemap.xml").read_text()
+
+
+def test_bad_records_are_reported_and_skipped(tmp_path):
+    out = tmp_path / "site"
+    done = run("--records", BAD, "--out", out)
+    assert done.returncode == 0
+    assert done.stdout == "built 1 record, skipped 10 — see above\n"
+    errors = done.stderr.splitlines()
+    assert len(errors) == 10
+    assert f"{BAD.as_posix()}/solutions-item-not-a-string.json: solutions[1]: expected a string, got 3" in errors
+    assert (out / GOOD_PAGE).is_file()
+
+
+def test_strict_with_a_bad_record_writes_nothing(tmp_path):
+    out = tmp_path / "site"
+    done = run("--records", BAD, "--out", out, "--strict")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 11 and lines[-1] == "nothing written: 10 bad record files (--strict)"
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_strict_leaves_an_existing_site_untouched(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text("the old site")
+    done = run("--records", BAD, "--out", out, "--strict")
+    assert done.returncode == 1
+    assert [p.name for p in out.iterdir()] == ["index.html"]
+    assert (out / "index.html").read_text() == "the old site"
+
+
+def test_strict_with_good_records_builds(good_records, tmp_path):
+    done = run("--records", good_records, "--out", tmp_path / "site", "--strict")
+    assert (done.returncode, done.stdout) == (0, "built 1 record\n")
+
+
+def test_quiet_prints_nothing_on_success(good_records, tmp_path):
+    done = run("--records", good_records, "--out", tmp_path / "site", "-q")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert (tmp_path / "site" / GOOD_PAGE).is_file()
+
+
+def test_quiet_still_prints_problems(tmp_path):
+    done = run("--records", BAD, "--out", tmp_path / "site", "--quiet")
+    assert done.returncode == 0 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 10
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--base-url", "not-a-url"], "--base-url must be an absolute http(s) URL, got 'not-a-url'"),
+    (["--base-url", "ftp://example.org/"], "--base-url must be an absolute http(s) URL"),
+    (["--records", "/nonexistent"], "--records: /nonexistent is not a folder"),
+    (["--no-such-option"], "unrecognized arguments: --no-such-option"),
+])
+def test_usage_errors_exit_2(args, message, tmp_path):
+    done = run(*args, "--out", tmp_path / "site")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("usage: build.py")
+    assert message in done.stderr
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("out", ["records", ".", "records/.."])
+def test_out_must_not_replace_the_records(out, good_records, tmp_path):
+    """Done on a copy: were the guard to fail, the build would swap the folder away."""
+    before = sorted(tmp_path.rglob("*"))
+    done = run("--records", good_records, "--out", tmp_path / out)
+    assert done.returncode == 2
+    assert "--out must not be the records folder or one of its parents" in done.stderr
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_help(tmp_path):
+    done = run("--help")
+    assert done.returncode == 0 and "--base-url" in done.stdout and "--strict" in done.stdout
+
+
+def test_default_records_folder_builds(tmp_path):
+    """With no --records, the demo records shipped in records/ are built."""
+    out = tmp_path / "site"
+    done = run("--out", out)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    count = len(list((ROOT / "records").glob("*.json")))
+    assert done.stdout == f"built {count} record{'s' if count != 1 else ''}\n"
+    assert "http://localhost:8000/" in (out / "sitemap.xml").read_text()
+    assert (out / "index.html").is_file()

@@ -1,0 +1,93 @@
+"""Golden pages: three real records built and compared byte for byte.
+
+The records come from ../shared/records (the test skips without it):
+  - pydantic "cannot create a pydantic dataclass…": the record with the most
+    optional fields set (errorCode, errorClass, typeGuard… all but httpStatus
+    and contentChangedAt),
+  - candle "kv_cache_enabled=true is not supported": typeGuard, errorClass and
+    errorCode null, pattern equal to the message,
+  - nlohmann "syntax error while parsing…": a pattern with quotes and braces.
+
+They are built together, as one site, with base URL https://example.org/errors/,
+and each record page must equal tests/golden/<owner>/<repo>/<slug>.html.
+
+After an intended change to the pages, rewrite the expected files with
+
+    UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
+
+and review their diff like code before committing it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from errorsite import urls
+from tests.conftest import SHARED_RECORDS, build_quietly, need_shared
+
+GOLDEN = Path(__file__).parent / "golden"
+BASE_URL = "https://example.org/errors/"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+RECORDS = {  # shared record file → its site path
+    "pydantic__pydantic__cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model.json":
+        "pydantic/pydantic/cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model/",
+    "huggingface__candle__kv-cache-enabled-true-is-not-supported.json":
+        "huggingface/candle/kv-cache-enabled-true-is-not-supported/",
+    "nlohmann__json__syntax-error-while-parsing-invalid-literal-last-read.json":
+        "nlohmann/json/syntax-error-while-parsing-invalid-literal-last-read/",
+}
+
+
+def golden_file(path: str) -> Path:
+    """huggingface/candle/slug/ → tests/golden/huggingface/candle/slug.html"""
+    return GOLDEN / (path.rstrip("/") + ".html")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    need_shared()
+    tmp = tmp_path_factory.mktemp("golden")
+    records = tmp / "records"
+    records.mkdir()
+    for name in RECORDS:
+        shutil.copy(SHARED_RECORDS / name, records / name)
+    result, problems = build_quietly(records, tmp / "site", BASE_URL)
+    assert problems == [] and result.written and result.records == len(RECORDS)
+    return tmp / "site"
+
+
+@pytest.mark.parametrize("path", sorted(RECORDS.values()))
+def test_record_page_matches_golden(built, path):
+    actual = urls.output_file(built, path).read_bytes()
+    expected_file = golden_file(path)
+    if UPDATE:
+        expected_file.parent.mkdir(parents=True, exist_ok=True)
+        expected_file.write_bytes(actual)
+        return
+    assert expected_file.is_file(), (f"{expected_file} is missing: run "
+                                     "UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py")
+    expected = expected_file.read_bytes()
+    if actual != expected:
+        # Show the first differing line, not two 30 KB blobs.
+        for number, (a, e) in enumerate(zip(actual.splitlines(), expected.splitlines()), 1):
+            if a != e:
+                pytest.fail(f"{path} differs from {expected_file} at line {number}:\n"
+                            f"  expected: {e.decode()[:300]}\n  actual:   {a.decode()[:300]}\n"
+                            "If the change is intended: UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py")
+        pytest.fail(f"{path} differs from {expected_file} in length "
+                    f"({len(actual)} bytes, expected {len(expected)})")
+
+
+def test_record_paths_are_what_the_site_decides(built):
+    for path in RECORDS.values():
+        assert urls.output_file(built, path).is_file(), path
+
+
+def test_no_stale_golden_files():
+    if UPDATE:
+        for stale in set(GOLDEN.rglob("*.html")) - {golden_file(p) for p in RECORDS.values()}:
+            stale.unlink()
+    assert set(GOLDEN.rglob("*.html")) == {golden_file(p) for p in RECORDS.values()}

@@ -1,0 +1,233 @@
+"""markup.py: markdown made safe, summaries, and highlighted code lines."""
+from __future__ import annotations
+
+import pytest
+from markupsafe import Markup
+from pygments.lexers import BashSessionLexer, PythonLexer, RustLexer, TextLexer
+
+from errorsite.markup import (highlight_block, highlight_lines, is_safe_link, lexer_for, markdown,
+                              plain_text, snippet_lexer, summary)
+
+REL = 'rel="nofollow ugc noopener"'
+
+
+# --- markdown -------------------------------------------------------------
+
+def test_markdown_returns_markup():
+    assert markdown("*hi*") == Markup("<p><em>hi</em></p>\n")
+    assert isinstance(markdown("x"), Markup)
+
+
+@pytest.mark.parametrize("source", [
+    "<script>alert(1)</script>",
+    "a <img src=x onerror=alert(1)> b",
+    '<div onclick="x()">hi</div>',
+    "<iframe src=https://evil.example></iframe>",
+    "text <b>bold</b>",
+    "<!-- comment -->",
+])
+def test_markdown_drops_raw_html(source):
+    html = markdown(source)
+    assert "<script" not in html and "<img" not in html and "<div" not in html
+    assert "<iframe" not in html and "<b>" not in html and "<!--" not in html
+    assert "&lt;" in html  # shown as text, not dropped silently
+
+
+@pytest.mark.parametrize("source", [
+    "[x](javascript:alert(1))",
+    "[x](JaVaScRiPt:alert(1))",
+    "[x](javascript&#58;alert(1))",
+    "[x]( javascript:alert(1) )",
+    "<javascript:alert(1)>",
+    "![i](javascript:alert(1))",
+    "[x](vbscript:msgbox(1))",
+    "[x](data:text/html,<script>alert(1)</script>)",
+    "[x](file:///etc/passwd)",
+    "[x](//evil.example/path)",
+    "[x][r]\n\n[r]: javascript:alert(1)",
+])
+def test_markdown_refuses_dangerous_links(source):
+    html = markdown(source)
+    assert "href=" not in html and "src=" not in html
+
+
+@pytest.mark.parametrize("source, href", [
+    ("[a](http://example.org/x)", "http://example.org/x"),
+    ("[a](https://example.org/x?y=1#z)", "https://example.org/x?y=1#z"),
+    ("[a](mailto:someone@example.org)", "mailto:someone@example.org"),
+    ("[a](../other/)", "../other/"),
+    ("[a](/errors/tags/x/)", "/errors/tags/x/"),
+    ("[a](#solutions)", "#solutions"),
+    ("<https://example.org/auto>", "https://example.org/auto"),
+])
+def test_markdown_keeps_safe_links_with_rel(source, href):
+    assert f'<a href="{href}" {REL}>' in markdown(source)
+
+
+@pytest.mark.parametrize("url, safe", [
+    ("http://x.org", True),
+    ("HTTPS://x.org", True),
+    ("mailto:a@b.c", True),
+    ("relative/path", True),
+    ("/absolute/path", True),
+    ("#frag", True),
+    ("?q=1", True),
+    ("", True),
+    ("javascript:alert(1)", False),
+    (" javascript:alert(1)", False),
+    ("java\tscript:alert(1)", False),
+    ("java\nscript:alert(1)", False),
+    ("\x00javascript:alert(1)", False),
+    ("data:text/html,x", False),
+    ("vbscript:x", False),
+    ("//evil.example", False),
+    ("ftp://x.org", False),
+])
+def test_is_safe_link(url, safe):
+    assert is_safe_link(url) is safe
+
+
+def test_markdown_code_is_escaped():
+    assert markdown("`<b>`") == Markup("<p><code>&lt;b&gt;</code></p>\n")
+
+
+# --- summary --------------------------------------------------------------
+
+def test_plain_text_drops_markup():
+    assert plain_text("Use **`model_dump()`** and [the docs](https://x.org).") == "Use model_dump() and the docs."
+
+
+def test_plain_text_separates_paragraphs_and_list_items():
+    assert plain_text("First para.\n\nSecond para.") == "First para. Second para."
+    assert plain_text("- one\n- two") == "one two"
+    assert plain_text("line one\nline two") == "line one line two"
+
+
+def test_summary_is_the_first_sentence():
+    assert summary("It fails. Then more words follow.") == "It fails."
+    assert summary("First paragraph ends here.\n\nSecond one.") == "First paragraph ends here."
+
+
+def test_summary_without_a_sentence_end_is_the_whole_text():
+    assert summary("no full stop here") == "no full stop here"
+    assert summary("version 1.2.3 is bad") == "version 1.2.3 is bad"
+
+
+def test_summary_of_nothing():
+    assert summary(None) == ""
+    assert summary("") == ""
+
+
+def test_summary_is_cut_at_a_word_with_an_ellipsis():
+    text = "word " * 100
+    result = summary(text, limit=30)
+    assert result.endswith("word…") and len(result) <= 30
+    assert set(result.removesuffix("…").split(" ")) == {"word"}  # no half words
+
+
+def test_summary_long_first_sentence_is_cut():
+    text = "a" * 50 + " " + "b" * 200 + ". Short."
+    assert summary(text, limit=160) == "a" * 50 + "…"
+
+
+# --- highlighted lines ----------------------------------------------------
+
+def texts(lines):
+    """The visible text of each CodeLine (Pygments escapes, spans removed)."""
+    import html
+    import re
+    return [html.unescape(re.sub(r"<[^>]+>", "", str(line.html))) for line in lines]
+
+
+def test_highlight_lines_numbers_from_start_and_marks_the_line():
+    code = "def f():\n    raise ValueError('x')\n\nf()"
+    lines = highlight_lines(code, PythonLexer(stripnl=False, ensurenl=False), first=118, marked=119)
+    assert [line.number for line in lines] == [118, 119, 120, 121]
+    assert [line.marked for line in lines] == [False, True, False, False]
+    assert texts(lines) == ["def f():", "    raise ValueError('x')", "", "f()"]
+
+
+@pytest.mark.parametrize("code, count", [
+    ("a", 1),
+    ("a\n", 1),
+    ("a\nb", 2),
+    ("a\nb\n", 2),
+    ("a\n\n\nb", 4),
+    ("\n\na", 3),          # leading blank lines are kept
+    ("a\n\n", 2),          # a blank last line is a line
+    ("\n", 1),
+    ("a\r\nb\r\n", 2),
+    ("a\rb", 2),           # a lone CR ends a line for Pygments, and so for us
+])
+def test_highlight_lines_count(code, count):
+    for lexer in (lexer_for(None), lexer_for("x.py"), lexer_for("x.rs")):
+        lines = highlight_lines(code, lexer, first=1)
+        assert len(lines) == count, (code, lexer)
+        assert [line.number for line in lines] == list(range(1, count + 1))
+
+
+def test_highlight_lines_keeps_indentation_and_blank_lines():
+    code = "\n    x = 1\n\n        y = '<&>'\n"
+    assert texts(highlight_lines(code, lexer_for("a.py"))) == ["", "    x = 1", "", "        y = '<&>'"]
+
+
+def test_highlight_lines_multiline_tokens_close_on_each_line():
+    code = 'x = """one\ntwo\nthree"""\ny = 1'
+    lines = highlight_lines(code, lexer_for("a.py"))
+    assert len(lines) == 4
+    for line in lines:
+        assert str(line.html).count("<span") == str(line.html).count("</span>")
+
+
+def test_highlight_lines_without_marked_line():
+    lines = highlight_lines("a\nb", lexer_for(None), first=5)
+    assert [(line.number, line.marked) for line in lines] == [(5, False), (6, False)]
+
+
+def test_highlight_escapes_html():
+    lines = highlight_lines("<script>alert(1)</script>", lexer_for(None))
+    assert "<script" not in str(lines[0].html)
+    assert "&lt;script&gt;" in str(lines[0].html)
+    assert "<script" not in highlight_block("<script>", lexer_for("x.html"))
+
+
+def test_lexer_for_known_and_unknown_files():
+    assert isinstance(lexer_for("pydantic/dataclasses.py"), PythonLexer)
+    assert isinstance(lexer_for("src/models/metavoice.rs"), RustLexer)
+    assert isinstance(lexer_for("data.unknown-extension"), TextLexer)
+    assert isinstance(lexer_for("no_extension_at_all"), TextLexer)
+    assert isinstance(lexer_for(None), TextLexer)
+    assert isinstance(lexer_for(""), TextLexer)
+
+
+def test_snippet_lexer_spots_shell_sessions():
+    assert isinstance(snippet_lexer("$ pip install pydantic\nok", "a.py"), BashSessionLexer)
+    assert isinstance(snippet_lexer("  % redis-cli ping\nPONG", "x.c"), BashSessionLexer)
+    assert isinstance(snippet_lexer("x = 1", "a.py"), PythonLexer)
+    assert isinstance(snippet_lexer("$x = 1", "a.py"), PythonLexer)  # "$" alone is not a prompt
+    assert isinstance(snippet_lexer("plain", None), TextLexer)
+
+
+def test_highlight_block_has_no_wrapper_and_no_trailing_newline():
+    html = highlight_block("x = 1\n", lexer_for("a.py"))
+    assert isinstance(html, Markup)
+    assert not html.endswith("\n")
+    assert "<pre" not in html and "<div" not in html
+
+
+SESSION = '$ myapp open my notes.md\nError: accepts at most 1 arg(s), received 2\n$ myapp open "my notes.md"'
+
+
+def test_shell_session_block_keeps_an_unended_last_line():
+    """Pygments' session lexers drop a last line without a newline (spf13/cobra's exampleFix)."""
+    import html
+    import re
+    block = highlight_block(SESSION, snippet_lexer(SESSION, "args.go"))
+    assert html.unescape(re.sub(r"<[^>]+>", "", str(block))) == SESSION
+    assert '<span class="gp">$ </span>' in block
+
+
+def test_shell_session_lines_keep_an_unended_last_line():
+    lines = highlight_lines(SESSION, BashSessionLexer(stripnl=False, ensurenl=False), first=10)
+    assert texts(lines) == SESSION.split("\n")
+    assert [line.number for line in lines] == [10, 11, 12]

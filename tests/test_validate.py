@@ -1,0 +1,372 @@
+"""validate.py: every rule, each on a real record with one field changed.
+
+The base record is tests/fixtures/bad/good-dataclass-on-model.json, a copy of a
+real pydantic record with every optional field but two filled in.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from errorsite.load import RawRecord
+from errorsite.model import FIELDS, Problem, Record
+from errorsite.pipeline import summary_line
+from errorsite.validate import drop_duplicates, validate, validate_all
+from tests.conftest import build_quietly
+
+GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
+BASE = json.loads(GOOD.read_text(encoding="utf-8"))
+PATH = "records/x.json"
+
+
+def data_with(**changes) -> dict:
+    """The base file with record fields set (a value of ... deletes the key)."""
+    data = copy.deepcopy(BASE)
+    for key, value in changes.items():
+        if value is ...:
+            del data["record"][key]
+        else:
+            data["record"][key] = value
+    return data
+
+
+def lines(data) -> list[str]:
+    result = validate(PATH, data)
+    assert not isinstance(result, Record), "expected problems, got a Record"
+    return [str(problem) for problem in result]
+
+
+def one_line(**changes) -> str:
+    [line] = lines(data_with(**changes))
+    return line
+
+
+# --- a good record -----------------------------------------------------------
+
+def test_good_record_becomes_a_typed_record():
+    record = validate(PATH, copy.deepcopy(BASE))
+    assert isinstance(record, Record)
+    assert record.source_file == PATH
+    assert record.dataset_version == "2026-11-30T00:00:00.000Z"
+    assert record.repo == "pydantic/pydantic" and (record.owner, record.repo_name) == ("pydantic", "pydantic")
+    assert record.message == "Cannot create a Pydantic dataclass from User as it is already a Pydantic model"
+    assert record.shown_pattern == "Cannot create a Pydantic dataclass from {cls} as it is already a Pydantic model"
+    assert record.error_code == "dataclass-on-model"
+    assert record.line_number == 133 and (record.source_start, record.source_end) == (118, 153)
+    assert record.solutions == ("Remove the decorator and keep the class as a BaseModel",
+                                "Or stop inheriting from BaseModel and keep it as a Pydantic dataclass",
+                                "Use model_dump() instead of dataclasses.asdict() for models")
+    assert isinstance(record.tags, tuple) and isinstance(record.prevention_tips, tuple)
+    assert record.http_status is None and record.content_changed_at is None
+
+
+def test_every_model_field_is_read():
+    record = validate(PATH, copy.deepcopy(BASE))
+    for field in FIELDS:
+        expected = BASE["record"][field.key]
+        actual = getattr(record, field.attr)
+        assert actual == (tuple(expected) if isinstance(expected, list) else expected), field.key
+
+
+def test_minimal_record_has_empty_optionals():
+    data = {"record": {key: BASE["record"][key] for key in
+                       ("id", "repo", "slug", "errorMessage", "errorType", "severity", "githubUrl")}}
+    record = validate(PATH, data)
+    assert isinstance(record, Record)
+    assert record.solutions == record.tags == record.prevention_tips == ()
+    assert record.pattern is None and record.shown_pattern is None and record.dataset_version is None
+
+
+def test_pattern_equal_to_message_is_not_shown():
+    record = validate(PATH, data_with(messagePattern=BASE["record"]["errorMessage"]))
+    assert record.shown_pattern is None
+
+
+@pytest.mark.parametrize("key, value", [
+    ("httpStatus", 404),
+    ("contentChangedAt", "2026-12-01"),
+    ("analyzedSha", "v2.11.0"),
+    ("schemaVersion", 1),
+    ("tags", []),
+    ("slug", "a" * 120),
+    ("repo", "a-b/c.d_e"),
+    ("githubUrl", "https://github.com/pydantic/pydantic"),
+])
+def test_accepted_values(key, value):
+    assert isinstance(validate(PATH, data_with(**{key: value})), Record)
+
+
+# --- the file and the record object ------------------------------------------
+
+@pytest.mark.parametrize("data, line", [
+    ([1, 2], "records/x.json: file: expected a JSON object, got a list"),
+    ("text", 'records/x.json: file: expected a JSON object, got "text"'),
+    (None, "records/x.json: file: expected a JSON object, got null"),
+    ({}, "records/x.json: record: is missing"),
+    ({"record": None}, "records/x.json: record: is missing"),
+    ({"record": []}, "records/x.json: record: must be an object, got a list"),
+    ({"record": 7}, "records/x.json: record: must be an object, got 7"),
+])
+def test_file_shape(data, line):
+    assert lines(data) == [line]
+
+
+def test_dataset_version_must_be_a_string():
+    data = copy.deepcopy(BASE)
+    data["datasetVersion"] = 2026
+    assert lines(data) == ["records/x.json: datasetVersion: expected a string, got 2026"]
+
+
+# --- presence and types --------------------------------------------------------
+
+@pytest.mark.parametrize("field", [f.key for f in FIELDS if not f.nullable])
+def test_required_field_missing(field):
+    assert one_line(**{field: ...}) == f"records/x.json: {field}: required field is missing"
+
+
+@pytest.mark.parametrize("field", [f.key for f in FIELDS if not f.nullable])
+def test_required_field_null(field):
+    assert one_line(**{field: None}) == f"records/x.json: {field}: must not be null"
+
+
+@pytest.mark.parametrize("field", [f.key for f in FIELDS if f.nullable])
+def test_optional_field_may_be_null_or_absent(field):
+    assert isinstance(validate(PATH, data_with(**{field: None})), Record)
+    assert isinstance(validate(PATH, data_with(**{field: ...})), Record)
+
+
+@pytest.mark.parametrize("changes, line", [
+    ({"errorMessage": 3}, "errorMessage: expected a string, got 3"),
+    ({"errorMessage": ["a"]}, "errorMessage: expected a string, got a list"),
+    ({"repo": {"owner": "x"}}, "repo: expected a string, got an object"),
+    ({"errorCode": True}, "errorCode: expected a string, got true"),
+    ({"lineNumber": "133"}, 'lineNumber: expected an integer, got "133"'),
+    ({"lineNumber": 133.0}, "lineNumber: expected an integer, got 133.0"),
+    ({"lineNumber": True}, "lineNumber: expected an integer, got true"),
+    ({"httpStatus": "404"}, 'httpStatus: expected an integer, got "404"'),
+    ({"schemaVersion": False}, "schemaVersion: expected an integer, got false"),
+    ({"solutions": "just one"}, 'solutions: expected a list of strings, got "just one"'),
+    ({"tags": {"a": 1}}, "tags: expected a list of strings, got an object"),
+    ({"solutions": ["a", 3]}, "solutions[1]: expected a string, got 3"),
+    ({"preventionTips": [None]}, "preventionTips[0]: expected a string, got null"),
+    ({"tags": ["a", "b", ["c"]]}, "tags[2]: expected a string, got a list"),
+])
+def test_wrong_types(changes, line):
+    assert one_line(**changes) == f"records/x.json: {line}"
+
+
+@pytest.mark.parametrize("changes, line", [
+    ({"errorMessage": "x" * 2001}, "errorMessage: is 2001 characters long, at most 2000 allowed"),
+    ({"messagePattern": "x" * 2001}, "messagePattern: is 2001 characters long, at most 2000 allowed"),
+    ({"documentation": "x" * 200_001}, "documentation: is 200001 characters long, at most 200000 allowed"),
+    ({"solutions": ["x"] * 201}, "solutions: has 201 items, at most 200 allowed"),
+    ({"tags": ["x"] * 51}, "tags: has 51 items, at most 50 allowed"),
+    ({"preventionTips": ["ok", "x" * 200_001]}, "preventionTips[1]: is 200001 characters long, at most 200000 allowed"),
+])
+def test_sizes(changes, line):
+    assert one_line(**changes) == f"records/x.json: {line}"
+
+
+def test_limits_themselves_are_allowed():
+    assert isinstance(validate(PATH, data_with(errorMessage="x" * 2000, tags=["t"] * 50)), Record)
+
+
+def test_every_type_problem_is_reported_in_field_order():
+    assert lines(data_with(repo=None, errorMessage=3, lineNumber="x", tags=[1])) == [
+        "records/x.json: repo: must not be null",
+        "records/x.json: errorMessage: expected a string, got 3",
+        "records/x.json: lineNumber: expected an integer, got \"x\"",
+        "records/x.json: tags[0]: expected a string, got 1",
+    ]
+
+
+def test_long_values_are_shortened_in_messages():
+    line = one_line(lineNumber="9" * 100)
+    assert line == 'records/x.json: lineNumber: expected an integer, got "' + "9" * 57 + '…"'
+
+
+# --- content rules -----------------------------------------------------------------
+
+@pytest.mark.parametrize("changes, line", [
+    ({"id": "has space"}, "id: must be 1-64 letters, digits, '-' or '_'"),
+    ({"id": "x" * 65}, "id: must be 1-64 letters, digits, '-' or '_'"),
+    ({"id": ""}, "id: must be 1-64 letters, digits, '-' or '_'"),
+    ({"repo": "pydantic"}, 'repo: "pydantic" is not a GitHub owner/name'),
+    ({"repo": "a/b/c"}, 'repo: "a/b/c" is not a GitHub owner/name'),
+    ({"repo": "../etc"}, 'repo: "../etc" is not a GitHub owner/name'),
+    ({"repo": "owner/.."}, 'repo: "owner/.." is not a GitHub owner/name'),
+    ({"repo": "owner/."}, 'repo: "owner/." is not a GitHub owner/name'),
+    ({"repo": "-owner/x"}, 'repo: "-owner/x" is not a GitHub owner/name'),
+    ({"repo": "owner/a b"}, 'repo: "owner/a b" is not a GitHub owner/name'),
+    ({"repo": "Search/x"}, "repo: owner 'Search' is reserved by the site"),
+    ({"repo": "tags/x"}, "repo: owner 'tags' is reserved by the site"),
+    ({"repo": "static/x"}, "repo: owner 'static' is reserved by the site"),
+    ({"repo": "con/x"}, 'repo: "con/x" contains a reserved device name'),
+    ({"repo": "owner/NUL.txt"}, 'repo: "owner/NUL.txt" contains a reserved device name'),
+    ({"slug": "Dataclass_On_Model"},
+     'slug: "Dataclass_On_Model" is not a kebab-case slug (a-z, 0-9, single hyphens, at most 120)'),
+    ({"slug": "a--b"}, 'slug: "a--b" is not a kebab-case slug (a-z, 0-9, single hyphens, at most 120)'),
+    ({"slug": "-a"}, 'slug: "-a" is not a kebab-case slug (a-z, 0-9, single hyphens, at most 120)'),
+    ({"slug": "../x"}, 'slug: "../x" is not a kebab-case slug (a-z, 0-9, single hyphens, at most 120)'),
+    ({"slug": ""}, 'slug: "" is not a kebab-case slug (a-z, 0-9, single hyphens, at most 120)'),
+    ({"slug": "a" * 121}, 'slug: "' + "a" * 57 + '…" is not a kebab-case slug (a-z, 0-9, single hyphens, at most 120)'),
+    ({"slug": "page"}, "slug: 'page' is reserved by the site"),
+    ({"errorMessage": "   "}, "errorMessage: must not be empty"),
+    ({"githubUrl": "http://github.com/a/b"}, 'githubUrl: "http://github.com/a/b" is not an https://github.com/ URL'),
+    ({"githubUrl": "https://gitlab.com/a/b"}, 'githubUrl: "https://gitlab.com/a/b" is not an https://github.com/ URL'),
+    ({"githubUrl": "https://github.com.evil.example/a/b"},
+     'githubUrl: "https://github.com.evil.example/a/b" is not an https://github.com/ URL'),
+    ({"githubUrl": "https://user@github.com/a/b"},
+     'githubUrl: "https://user@github.com/a/b" is not an https://github.com/ URL'),
+    ({"githubUrl": "https://github.com/a"}, 'githubUrl: "https://github.com/a" is not an https://github.com/ URL'),
+    ({"githubUrl": "https://github.com/a/b\" onmouseover=\"x"},
+     'githubUrl: "https://github.com/a/b\\" onmouseover=\\"x" is not an https://github.com/ URL'),
+    ({"githubUrl": "https://github.com/a/b c"}, 'githubUrl: "https://github.com/a/b c" is not an https://github.com/ URL'),
+    ({"githubUrl": "javascript:alert(1)//https://github.com/a/b"},
+     'githubUrl: "javascript:alert(1)//https://github.com/a/b" is not an https://github.com/ URL'),
+    ({"errorType": "???"}, 'errorType: "???" has no letters or digits'),
+    ({"severity": " - "}, 'severity: " - " has no letters or digits'),
+    ({"tags": ["ok", ""]}, 'tags[1]: "" must have letters or digits and at most 64 characters'),
+    ({"tags": ["+++"]}, 'tags[0]: "+++" must have letters or digits and at most 64 characters'),
+    ({"tags": ["x" * 65]}, 'tags[0]: "' + "x" * 57 + '…" must have letters or digits and at most 64 characters'),
+    ({"analyzedSha": "abc def"}, 'analyzedSha: "abc def" is not a commit sha or tag'),
+    ({"analyzedSha": "../../x"}, 'analyzedSha: "../../x" is not a commit sha or tag'),
+    ({"analyzedAt": "yesterday"}, 'analyzedAt: "yesterday" is not an ISO 8601 date'),
+    ({"contentChangedAt": "2026-13-01"}, 'contentChangedAt: "2026-13-01" is not an ISO 8601 date'),
+    ({"httpStatus": 99}, "httpStatus: 99 is not an HTTP status"),
+    ({"httpStatus": 600}, "httpStatus: 600 is not an HTTP status"),
+    ({"schemaVersion": 3}, "schemaVersion: version 3 is newer than this build reads (2)"),
+    ({"sourceCodeStart": 160, "lineNumber": None}, "sourceCodeStart: 160..153 is not a line range"),
+    ({"sourceCodeStart": 0, "lineNumber": 0}, "sourceCodeStart: 0..153 is not a line range"),
+    ({"lineNumber": 200}, "lineNumber: 200 is outside sourceCodeStart..sourceCodeEnd (118..153)"),
+    ({"lineNumber": 117}, "lineNumber: 117 is outside sourceCodeStart..sourceCodeEnd (118..153)"),
+])
+def test_content_rules(changes, line):
+    assert one_line(**changes) == f"records/x.json: {line}"
+
+
+def test_reversed_range_also_reports_the_line_number():
+    assert lines(data_with(sourceCodeStart=160)) == [
+        "records/x.json: sourceCodeStart: 160..153 is not a line range",
+        "records/x.json: lineNumber: 133 is outside sourceCodeStart..sourceCodeEnd (160..153)",
+    ]
+
+
+def test_line_number_at_the_range_ends_is_fine():
+    assert isinstance(validate(PATH, data_with(lineNumber=118)), Record)
+    assert isinstance(validate(PATH, data_with(lineNumber=153)), Record)
+
+
+def test_content_rules_all_reported_together():
+    assert lines(data_with(slug="page", httpStatus=42, analyzedAt="soon")) == [
+        "records/x.json: slug: 'page' is reserved by the site",
+        "records/x.json: analyzedAt: \"soon\" is not an ISO 8601 date",
+        "records/x.json: httpStatus: 42 is not an HTTP status",
+    ]
+
+
+# --- duplicates and validate_all ---------------------------------------------------
+
+def good(path: str, **changes) -> Record:
+    result = validate(path, data_with(**changes))
+    assert isinstance(result, Record)
+    return result
+
+
+def test_duplicate_id_keeps_the_first():
+    a, b = good("r/a.json"), good("r/b.json", slug="other")
+    kept, problems = drop_duplicates([a, b])
+    assert kept == [a]
+    assert [str(p) for p in problems] == ["r/b.json: id: duplicate id '350f1fa4a59600a1', already used by r/a.json"]
+
+
+def test_duplicate_url_is_case_insensitive_on_the_repo():
+    a, b = good("r/a.json"), good("r/b.json", id="other", repo="Pydantic/PYDANTIC")
+    kept, problems = drop_duplicates([a, b])
+    assert kept == [a]
+    assert [str(p) for p in problems] == [
+        "r/b.json: slug: duplicate repo and slug Pydantic/PYDANTIC/cannot-create-a-pydantic-dataclass-from-as-it-is-"
+        "already-a-pydantic-model, already used by r/a.json"]
+
+
+def test_validate_all_collects_load_and_record_problems():
+    load_problem = Problem("r/broken.json", "file", "invalid JSON at line 1 column 1: Expecting value")
+    raws = [RawRecord("r/a.json", data_with(), None),
+            RawRecord("r/broken.json", None, load_problem),
+            RawRecord("r/c.json", data_with(id="c", slug="c", tags=[3]), None),
+            RawRecord("r/d.json", data_with(slug="d"), None)]
+    records, problems = validate_all(raws)
+    assert [r.source_file for r in records] == ["r/a.json"]
+    assert [str(p) for p in problems] == [
+        "r/broken.json: file: invalid JSON at line 1 column 1: Expecting value",
+        "r/c.json: tags[0]: expected a string, got 3",
+        "r/d.json: id: duplicate id '350f1fa4a59600a1', already used by r/a.json",
+    ]
+
+
+# --- bad-input fixtures: a real build over tests/fixtures/bad/ ----------------------
+# One defect per file, each a copy of good-dataclass-on-model.json with one
+# thing broken; the good record beside them must still be built.
+
+BAD = GOOD.parent
+BAD_LINES = {
+    "github-url-not-github.json":
+        'githubUrl: "https://gitlab.com/pydantic/pydantic/-/blob/main/pydantic…" is not an https://github.com/ URL',
+    "invalid-json.json": "file: invalid JSON at line 26 column 5: Expecting value",
+    "line-number-not-an-integer.json": 'lineNumber: expected an integer, got "133"',
+    "line-number-outside-range.json": "lineNumber: 200 is outside sourceCodeStart..sourceCodeEnd (118..153)",
+    "record-missing.json": "record: is missing",
+    "repo-not-owner-name.json": 'repo: "pydantic" is not a GitHub owner/name',
+    "required-field-missing.json": "errorMessage: required field is missing",
+    "required-field-null.json": "repo: must not be null",
+    "slug-not-kebab-case.json":
+        'slug: "Dataclass_On_Model" is not a kebab-case slug (a-z, 0-9, single hyphens, at most 120)',
+    "solutions-item-not-a-string.json": "solutions[1]: expected a string, got 3",
+}
+
+
+@pytest.fixture(scope="module")
+def bad_build(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bad") / "site"
+    result, printed = build_quietly(BAD, out)
+    return result, printed, out
+
+
+def test_bad_fixtures_are_one_file_per_defect():
+    names = sorted(p.name for p in BAD.glob("*.json"))
+    assert names == sorted([*BAD_LINES, GOOD.name])
+
+
+def test_each_bad_file_prints_its_exact_line(bad_build):
+    _, printed, _ = bad_build
+    assert printed == [f"{BAD.as_posix()}/{name}: {line}" for name, line in sorted(BAD_LINES.items())]
+
+
+@pytest.mark.parametrize("name", sorted(BAD_LINES))
+def test_each_bad_file_alone(name, tmp_path):
+    """The same single line when the file sits alone beside the good record."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    shutil.copy(BAD / name, folder / name)
+    shutil.copy(GOOD, folder / GOOD.name)
+    result, printed = build_quietly(folder, tmp_path / "out")
+    assert printed == [f"{folder.as_posix()}/{name}: {BAD_LINES[name]}"]
+    assert summary_line(result) == "built 1 record, skipped 1 — see above"
+
+
+def test_the_good_record_is_still_built(bad_build):
+    result, _, out = bad_build
+    assert result.written and result.records == 1
+    page = out / "pydantic" / "pydantic" / "cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model" / "index.html"
+    assert "<bdi>Cannot create a Pydantic dataclass from User as it is already a Pydantic model</bdi>" in page.read_text()
+    assert json.loads((out / "search" / "docs.json").read_text())[0][0] == \
+        "Cannot create a Pydantic dataclass from User as it is already a Pydantic model"
+
+
+def test_summary_line_counts_the_skipped_files(bad_build):
+    result, _, _ = bad_build
+    assert summary_line(result) == "built 1 record, skipped 10 — see above"
