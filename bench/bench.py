@@ -34,8 +34,9 @@ def corpus(size: int) -> Path:
     if not (folder / ".complete").exists():
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        write_corpus(folder, size)
-        for path in sorted((SHARED / "records").glob("*.json")):
+        real = sorted((SHARED / "records").glob("*.json"))
+        write_corpus(folder, size, reserved=[json.loads(p.read_text(encoding="utf-8")) for p in real])
+        for path in real:
             shutil.copy(path, folder / path.name)
         (folder / ".complete").touch()
     return folder

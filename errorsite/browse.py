@@ -11,9 +11,11 @@ from . import urls
 from markupsafe import escape
 
 from .model import Page, Record
+from .markup import isolate
 from .render import Link, render, unique_links
 
 RECENT_COUNT = 20
+SINGULAR = {"Repositories": "repository", "Tags": "tag", "Error types": "error type", "Severities": "severity"}
 HOME_LIST = 12
 
 
@@ -87,10 +89,11 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
     for groups, title, directory, directory_title in kinds:
         for path, (label, members) in groups.items():
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
-            pages += listing_pages(env, path, title.format(label), intro, members)
+            pages += listing_pages(env, path, title.format(isolate(label)), intro, members)
         by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
+        noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
         pages += directory_pages(env, directory, directory_title,
-                                 f"{len(groups)} {directory_title.lower()}, by number of records.", by_count)
+                                 f"{len(groups)} {noun}, by number of records.", by_count)
     repos, tags, types, severities = (counted(kind[0]) for kind in kinds)
     recent = sorted(records, key=lambda r: (r.analyzed_at or "", urls.record_path(r)), reverse=True)
     pages.append(render(

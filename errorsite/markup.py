@@ -6,6 +6,8 @@ templates insert them once, unescaped, and never wrap them again.
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -99,11 +101,16 @@ def snippet_lexer(code: str, file_path: str | None) -> Lexer:
 _FORMATTER = HtmlFormatter(nowrap=True)
 
 
-def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None = None) -> list[CodeLine]:
+def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None = None,
+                    last: int | None = None) -> list[CodeLine]:
     """One CodeLine per source line. Pygments closes every span at a line end,
-    so each line's HTML stands alone and can get its own anchor."""
+    so each line's HTML stands alone and can get its own anchor. A final
+    newline ends the last line, unless the range (`first`..`last`) says the
+    line after it, blank, is part of the snippet."""
     code = code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
     count = len(code.removesuffix("\n").split("\n"))
+    if last is not None and last - first + 1 == count + 1 and code.endswith("\n"):
+        count += 1
     ended = code if code.endswith("\n") else code + "\n"  # session lexers drop an unended last line
     lines = highlight(ended, lexer, _FORMATTER).split("\n")[:count]
     return [CodeLine(first + i, Markup(line), first + i == marked) for i, line in enumerate(lines)]
@@ -119,3 +126,43 @@ def pygments_css() -> str:
     light = HtmlFormatter(style="default").get_style_defs(".highlight")
     dark = HtmlFormatter(style="github-dark").get_style_defs(".highlight")
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+
+
+# ---- Bidirectional text: record text may hold U+202E and friends ------------------
+_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, each closed by PDF
+_ISOLATES = "\u2066\u2067\u2068"          # LRI RLI FSI, each closed by PDI
+_PDF, _PDI = "\u202c", "\u2069"
+_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_NEEDS_ISOLATION = frozenset({"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
+def balance_bidi(text: str) -> str:
+    """Drop the bidi controls that close what the text never opened, and close
+    what it leaves open, so that no override or isolate reaches past the text
+    (a stray PDI would otherwise end the <bdi> around it)."""
+    if not _BIDI_CONTROL.search(text):
+        return text
+    kept, open_ = [], []
+    for c in text:
+        if c in _EMBEDDINGS or c in _ISOLATES:
+            open_.append(c)
+        elif c == _PDF:
+            if not open_ or open_[-1] not in _EMBEDDINGS:
+                continue
+            open_.pop()
+        elif c == _PDI:
+            if not any(o in _ISOLATES for o in open_):
+                continue
+            while open_.pop() not in _ISOLATES:  # a PDI also ends the embeddings inside
+                pass
+        kept.append(c)
+    return "".join(kept) + "".join(_PDI if o in _ISOLATES else _PDF for o in reversed(open_))
+
+
+def isolate(text: str) -> str:
+    """Record text where a <bdi> cannot go (<title>) or would change markup: set
+    between FSI and PDI when it holds right-to-left letters or bidi controls,
+    so it cannot reorder the text around it. Other text is left as it is."""
+    if any(unicodedata.bidirectional(c) in _NEEDS_ISOLATION for c in text):
+        return f"\u2068{balance_bidi(text)}\u2069"
+    return text

@@ -9,7 +9,7 @@ from typing import Iterator, NamedTuple
 import jinja2
 
 from . import urls
-from .markup import highlight_block, highlight_lines, lexer_for, markdown, snippet_lexer, summary
+from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, snippet_lexer, summary
 from .model import Page, Record
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -45,6 +45,7 @@ def environment(site: urls.Site, total_records: int) -> jinja2.Environment:
         trim_blocks=False,
         keep_trailing_newline=True,
     )
+    env.filters["isolate"] = isolate
     env.globals.update(
         site=site, site_name=SITE_NAME, csp=CSP, total_records=total_records,
         asset=lambda name: urls.STATIC_PATH + name,
@@ -68,7 +69,7 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
     lexer = lexer_for(r.file_path)
     source_lines = []
     if r.source_code:
-        source_lines = highlight_lines(r.source_code, lexer, r.source_start or 1, r.line_number)
+        source_lines = highlight_lines(r.source_code, lexer, r.source_start or 1, r.line_number, r.source_end)
     code_blocks = [CodeBlock(anchor, title, highlight_block(getattr(r, attr), snippet_lexer(getattr(r, attr), r.file_path)))
                    for attr, anchor, title in CODE_SECTIONS if getattr(r, attr)]
     prose = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from lunr.builder import Builder
 from lunr.stemmer import stemmer
 
@@ -53,6 +54,9 @@ def card_summary(record: Record) -> str:
 
 
 def build_index(records: list[Record]) -> dict:
+    if not records:  # lunr.py cannot average field lengths over no documents
+        return {"version": LUNR_JS_VERSION, "fields": [name for name, _ in FIELDS],
+                "fieldVectors": [], "invertedIndex": [], "pipeline": ["stemmer"]}
     builder = Builder()
     # Our tokenizer already lowercased, split and dropped stop words; lunr only
     # stems, on both sides, so index terms and query terms meet.

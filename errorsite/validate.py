@@ -11,6 +11,7 @@ from datetime import datetime
 from urllib.parse import urlsplit
 
 from .load import RawRecord
+from .markup import balance_bidi
 from .model import FIELDS, Problem, Record
 from .urls import url_segment
 
@@ -89,7 +90,7 @@ def validate(path: str, data: object) -> Record | list[Problem]:
         error = check_type(field.key, field.kind, value)
         if error:
             problems.append(error)
-        values[field.attr] = tuple(value) if field.kind is list else value
+        values[field.attr] = balanced(value)
     dataset_version = data.get("datasetVersion")
     if dataset_version is not None and not isinstance(dataset_version, str):
         problems.append(("datasetVersion", f"expected a string, got {describe(dataset_version)}"))
@@ -98,7 +99,17 @@ def validate(path: str, data: object) -> Record | list[Problem]:
         problems.extend(check_values(values))
     if problems:
         return [Problem(path, field, message) for field, message in problems]
-    return Record(source_file=path, dataset_version=dataset_version, **values)
+    return Record(source_file=path, dataset_version=balanced(dataset_version), **values)
+
+
+def balanced(value):
+    """A field's value for the Record: lists become tuples, and every string has
+    its bidi controls balanced, so none can reorder the page around it."""
+    if isinstance(value, str):
+        return balance_bidi(value)
+    if isinstance(value, list):
+        return tuple(balance_bidi(item) if isinstance(item, str) else item for item in value)
+    return value
 
 
 def check_type(key: str, kind: type, value: object) -> tuple[str, str] | None:
