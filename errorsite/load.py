@@ -32,7 +32,7 @@ def load_records(records_dir: Path) -> list[RawRecord]:
 
 
 def load_file(path: Path, root: Path) -> RawRecord:
-    shown = path.as_posix()
+    shown = printable(path.as_posix())
     try:
         resolved = path.resolve()
         if not resolved.is_relative_to(root) or not resolved.is_file():
@@ -61,6 +61,12 @@ def parse_json(shown: str, raw: bytes) -> RawRecord:
         return _fail(shown, "invalid JSON: nested too deeply")
     except ValueError:  # the only other one json raises: Python's cap on integer digits
         return _fail(shown, f"invalid JSON: a number has more than {sys.get_int_max_str_digits()} digits")
+
+
+def printable(text: str) -> str:
+    """Text for one line of a report: what a terminal would act on or hide
+    (newlines, escapes, bidi controls, lone surrogates) is written as an escape."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _fail(shown: str, message: str) -> RawRecord:

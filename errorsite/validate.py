@@ -10,7 +10,7 @@ import re
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from .load import RawRecord
+from .load import RawRecord, printable
 from .markup import balance_bidi
 from .model import FIELDS, Problem, Record
 from .urls import url_segment
@@ -32,6 +32,8 @@ RESERVED_OWNERS = frozenset({"search", "tags", "types", "severities", "repos", "
 RESERVED_SLUGS = frozenset({"page"})  # pagination lives in <listing>/page/N/
 DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
                           *(f"lpt{i}" for i in range(10))})
+SURROGATE_RE = re.compile("[\ud800-\udfff]")  # half a UTF-16 pair: no character
+NOT_UNICODE = "{} is not valid Unicode (an unpaired surrogate)"
 TYPE_NAMES = {str: "a string", int: "an integer", list: "a list of strings"}
 
 
@@ -90,25 +92,28 @@ def validate(path: str, data: object) -> Record | list[Problem]:
         error = check_type(field.key, field.kind, value)
         if error:
             problems.append(error)
-        values[field.attr] = balanced(value)
+        values[field.attr] = tuple(value) if field.kind is list else value
     dataset_version = data.get("datasetVersion")
     if dataset_version is not None and not isinstance(dataset_version, str):
         problems.append(("datasetVersion", f"expected a string, got {describe(dataset_version)}"))
         dataset_version = None
+    elif dataset_version is not None and SURROGATE_RE.search(dataset_version):
+        problems.append(("datasetVersion", NOT_UNICODE.format(short(dataset_version))))
     if not problems:
         problems.extend(check_values(values))
     if problems:
         return [Problem(path, field, message) for field, message in problems]
-    return Record(source_file=path, dataset_version=balanced(dataset_version), **values)
+    return Record(source_file=path, dataset_version=balanced(dataset_version),
+                  **{attr: balanced(value) for attr, value in values.items()})
 
 
 def balanced(value):
-    """A field's value for the Record: lists become tuples, and every string has
-    its bidi controls balanced, so none can reorder the page around it."""
+    """A checked value for the Record: every string has its bidi controls
+    balanced, so none can reorder the page around it."""
     if isinstance(value, str):
         return balance_bidi(value)
-    if isinstance(value, list):
-        return tuple(balance_bidi(item) if isinstance(item, str) else item for item in value)
+    if isinstance(value, tuple):
+        return tuple(balance_bidi(item) for item in value)
     return value
 
 
@@ -124,6 +129,8 @@ def check_type(key: str, kind: type, value: object) -> tuple[str, str] | None:
                 return f"{key}[{i}]", f"expected a string, got {describe(item)}"
             if len(item) > MAX_TEXT:
                 return f"{key}[{i}]", f"is {len(item)} characters long, at most {MAX_TEXT} allowed"
+            if SURROGATE_RE.search(item):
+                return f"{key}[{i}]", NOT_UNICODE.format(short(item))
         return None
     if not isinstance(value, kind) or isinstance(value, bool):
         return key, f"expected {TYPE_NAMES[kind]}, got {describe(value)}"
@@ -131,6 +138,8 @@ def check_type(key: str, kind: type, value: object) -> tuple[str, str] | None:
         limit = MAX_MESSAGE if key in ("errorMessage", "messagePattern") else MAX_TEXT
         if len(value) > limit:
             return key, f"is {len(value)} characters long, at most {limit} allowed"
+        if SURROGATE_RE.search(value):  # JSON can spell one: "\ud800"
+            return key, NOT_UNICODE.format(short(value))
     return None
 
 
@@ -217,5 +226,5 @@ def describe(value: object) -> str:
 
 def short(text: str, limit: int = 60) -> str:
     """A string quoted as JSON, cut to `limit` characters."""
-    quoted = json.dumps(text, ensure_ascii=False)
+    quoted = printable(json.dumps(text, ensure_ascii=False))
     return quoted if len(quoted) <= limit else quoted[: limit - 2] + '…"'

@@ -1,0 +1,180 @@
+"""Builds are atomic and reproducible.
+
+A build killed with SIGKILL at any moment leaves the previous site exactly as
+it was; the next build cleans up after it. Two builds of the same records are
+byte-identical, whatever the hash seed or the output folder. --strict with a
+bad record writes nothing. Builds run as `python build.py` subprocesses, as a
+user or CI runs them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from errorsite import write
+from errorsite.model import Page
+from tests.conftest import ROOT, SHARED_RECORDS, need_shared
+from tests.test_hostile import FIXTURES, RENDERED, copy_fixtures
+
+BASE_URL = "https://example.org/errors/"
+CORPUS = 600
+
+
+def build_command(records: Path, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, str(ROOT / "build.py"), "--records", str(records), "--out", str(out),
+            "--base-url", BASE_URL, "-q", *extra]
+
+
+def run_build(records: Path, out: Path, *extra: str, seed: str = "0") -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    return subprocess.run(build_command(records, out, *extra), capture_output=True, text=True, env=env, timeout=120)
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every file and folder below root: path → sha256 of its bytes ("dir" for folders)."""
+    return {path.relative_to(root).as_posix(): "dir" if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(root.rglob("*"))}
+
+
+def make_corpus(dest: Path, count: int = CORPUS) -> Path:
+    """`count` copies of the shared records, each with its own id and slug."""
+    sources = sorted(SHARED_RECORDS.glob("*.json"))
+    dest.mkdir(parents=True)
+    for i in range(count):
+        data = json.loads(sources[i % len(sources)].read_text("utf-8"))
+        data["record"]["id"] = f"{data['record']['id']}-{i}"
+        data["record"]["slug"] = f"{data['record']['slug']}-copy-{i}"
+        (dest / f"copy-{i:04d}.json").write_text(json.dumps(data), "utf-8")
+    return dest
+
+
+def copy_records(dest: Path) -> Path:
+    """The shared records, copied file by file (shared/ may be read-only)."""
+    dest.mkdir(parents=True)
+    for path in SHARED_RECORDS.glob("*.json"):
+        shutil.copyfile(path, dest / path.name)
+    return dest
+
+
+def leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}."))
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """A small good site's records, a 600-record corpus, and the corpus built once for reference."""
+    need_shared()
+    tmp = tmp_path_factory.mktemp("atomic")
+    small = copy_records(tmp / "small")
+    big = make_corpus(tmp / "big")
+    reference = tmp / "reference"
+    assert run_build(big, reference).returncode == 0
+    return small, big, tree(reference)
+
+
+def staged(process: subprocess.Popen, out: Path, entries: int) -> bool:
+    """True once the build has written `entries` files and folders into its staging folder."""
+    staging = out.with_name(f".{out.name}.building-{process.pid}")
+    return staging.is_dir() and (entries == 0 or sum(1 for _ in staging.rglob("*")) >= entries)
+
+
+# ("after", seconds) from the start, or ("staged", share of the site already written)
+KILL_MOMENTS = [("after", 0.05), ("after", 0.2), ("after", 0.5), ("after", 1.0),
+                ("staged", 0.0), ("staged", 0.5), ("staged", 0.95)]
+
+
+def test_a_build_killed_at_any_moment_leaves_the_previous_site_untouched(sites, tmp_path):
+    small, big, reference = sites
+    out = tmp_path / "site"
+    assert run_build(small, out).returncode == 0
+    previous = tree(out)
+    killed_mid_build = 0
+    for how, when in KILL_MOMENTS:
+        process = subprocess.Popen(build_command(big, out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env={**os.environ, "PYTHONHASHSEED": "0"})
+        deadline = time.monotonic() + 60
+        if how == "after":
+            time.sleep(when)
+        else:
+            entries = int(when * len(reference))
+            while process.poll() is None and not staged(process, out, entries) and time.monotonic() < deadline:
+                time.sleep(0.001)
+        running = process.poll() is None
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        now = tree(out)
+        # Whole old site or whole new one (if the build won the race to its last rename).
+        assert now in (previous, reference), f"killed {how} {when}: out/ is neither the old site nor the new"
+        if not running:
+            assert now == reference, f"finished before the kill ({how} {when}) but the new site is not whole"
+        killed_mid_build += running and now == previous != reference
+        previous = now
+    assert killed_mid_build >= 5, "the corpus builds too fast to be killed mid-way: make it larger"
+    # The next build sweeps up what the killed ones left beside out/, and replaces the site.
+    assert leftovers(out)
+    assert run_build(big, out).returncode == 0
+    assert tree(out) == reference
+    assert leftovers(out) == []
+
+
+def test_a_site_caught_between_two_renames_is_put_back(tmp_path):
+    """Where the OS has no atomic exchange, the old site is renamed aside for a
+    moment; a build killed right then leaves it as .site.old-PID, and the next
+    build puts it back before anything else."""
+    out = tmp_path / "site"
+    old = tmp_path / ".site.old-12345"
+    (old / "a").mkdir(parents=True)
+    (old / "a" / "index.html").write_bytes(b"old site")
+    (tmp_path / ".site.building-12345").mkdir()
+    write.remove_leftovers(out)
+    assert (out / "a" / "index.html").read_bytes() == b"old site"
+    assert leftovers(out) == []
+
+
+def test_without_an_atomic_exchange_the_site_is_still_replaced_whole(tmp_path, monkeypatch):
+    out = tmp_path / "site"
+    write.write_site(out, [Page("index.html", b"one"), Page("a/", b"a")])
+    monkeypatch.setattr(write, "_exchange", lambda a, b: False)
+    write.write_site(out, [Page("index.html", b"two")])
+    assert tree(out) == {"index.html": hashlib.sha256(b"two").hexdigest()}
+    assert leftovers(out) == []
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    """Different hash seeds, different output folders, same bytes."""
+    need_shared()
+    records = copy_fixtures(tmp_path / "records", sorted(RENDERED))
+    for path in SHARED_RECORDS.glob("*.json"):
+        shutil.copy(path, records / path.name)
+    first, second = tmp_path / "one" / "site", tmp_path / "two" / "out"
+    assert run_build(records, first, seed="1").returncode == 0
+    assert run_build(records, second, seed="2").returncode == 0
+    assert len(tree(first)) > 300
+    assert tree(first) == tree(second)
+
+
+def test_strict_with_a_bad_record_exits_1_and_leaves_out_untouched(tmp_path):
+    need_shared()
+    records = copy_records(tmp_path / "records")
+    out = tmp_path / "site"
+    assert run_build(records, out).returncode == 0
+    before = tree(out)
+    shutil.copy(FIXTURES / "path-repo-dotdot.json", records / "bad.json")
+    result = run_build(records, out, "--strict")
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f'{records.as_posix()}/bad.json: repo: "../../etc" is not a GitHub owner/name',
+        "nothing written: 1 bad record file (--strict)"]
+    assert tree(out) == before
+    assert leftovers(out) == []
+    without_strict = run_build(records, out)  # skips the bad record: the very same site
+    assert without_strict.returncode == 0 and tree(out) == before
