@@ -77,7 +77,7 @@ def validate(path: str, data: object) -> Record | list[Problem]:
         return [Problem(path, "file", f"expected a JSON object, got {describe(data)}")]
     body = data.get("record")
     if not isinstance(body, dict):
-        what = "is missing" if body is None else f"must be an object, got {describe(body)}"
+        what = "is missing" if "record" not in data else f"must be an object, got {describe(body)}"
         return [Problem(path, "record", what)]
     problems: list[str | tuple[str, str]] = []
     values: dict[str, object] = {}

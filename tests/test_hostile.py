@@ -57,7 +57,7 @@ REJECTED = {
     "json-top-level-array.json": "file: expected a JSON object, got a list",
     "json-top-level-string.json": 'file: expected a JSON object, got "record"',
     "json-missing-record.json": "record: is missing",
-    "json-record-null.json": "record: is missing",
+    "json-record-null.json": "record: must be an object, got null",
     "json-record-list.json": "record: must be an object, got a list",
     "size-int-5000-digits.json": f"file: invalid JSON: a number has more than {sys.get_int_max_str_digits()} digits",
     "missing-id.json": "id: required field is missing",

@@ -107,7 +107,7 @@ def test_accepted_values(key, value):
     ("text", 'records/x.json: file: expected a JSON object, got "text"'),
     (None, "records/x.json: file: expected a JSON object, got null"),
     ({}, "records/x.json: record: is missing"),
-    ({"record": None}, "records/x.json: record: is missing"),
+    ({"record": None}, "records/x.json: record: must be an object, got null"),
     ({"record": []}, "records/x.json: record: must be an object, got a list"),
     ({"record": 7}, "records/x.json: record: must be an object, got 7"),
 ])
