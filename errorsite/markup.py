@@ -111,14 +111,17 @@ def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None 
     count = len(code.removesuffix("\n").split("\n"))
     if last is not None and last - first + 1 == count + 1 and code.endswith("\n"):
         count += 1
-    ended = code if code.endswith("\n") else code + "\n"  # session lexers drop an unended last line
-    lines = highlight(ended, lexer, _FORMATTER).split("\n")[:count]
+    lines = _highlight(code, lexer).split("\n")[:count]
     return [CodeLine(first + i, Markup(line), first + i == marked) for i, line in enumerate(lines)]
 
 
 def highlight_block(code: str, lexer: Lexer) -> Markup:
+    return Markup(_highlight(code, lexer).rstrip("\n"))
+
+
+def _highlight(code: str, lexer: Lexer) -> str:
     ended = code if code.endswith("\n") else code + "\n"  # session lexers drop an unended last line
-    return Markup(highlight(ended, lexer, _FORMATTER).rstrip("\n"))
+    return highlight(ended, lexer, _FORMATTER)
 
 
 def pygments_css() -> str:

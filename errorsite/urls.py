@@ -14,8 +14,9 @@ from urllib.parse import quote, urlsplit
 PAGE_SIZE = 100
 MAX_SEGMENT_BYTES = 255  # a file name's limit on common file systems
 _NOT_WORD = re.compile(r"[\W_]+")
-_DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
-                           *(f"lpt{i}" for i in range(10))})
+# Windows refuses these as file or folder names, whatever the extension.
+DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+                          *(f"lpt{i}" for i in range(10))})
 
 
 class Site(NamedTuple):
@@ -45,7 +46,7 @@ def url_segment(value: str) -> str:
     segment = _NOT_WORD.sub("-", value.lower()).strip("-")[:64]
     # 64 characters can be 256 bytes, one more than a file name may have.
     segment = segment.encode()[:MAX_SEGMENT_BYTES].decode("utf-8", "ignore").strip("-")
-    return segment + "-" if segment in _DEVICE_NAMES else segment
+    return segment + "-" if segment in DEVICE_NAMES else segment
 
 
 def record_path(record) -> str:

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from .load import RawRecord, printable
 from .markup import balance_bidi
 from .model import FIELDS, Problem, Record
-from .urls import url_segment
+from .urls import DEVICE_NAMES, url_segment
 
 SCHEMA_VERSION = 2
 MAX_TEXT = 200_000          # characters in any one text field
@@ -30,8 +30,6 @@ REF_RE = re.compile(r"[A-Za-z0-9._-]{1,100}")
 # Top-level folders of the site: an owner with one of these names would collide.
 RESERVED_OWNERS = frozenset({"search", "tags", "types", "severities", "repos", "static"})
 RESERVED_SLUGS = frozenset({"page"})  # pagination lives in <listing>/page/N/
-DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
-                          *(f"lpt{i}" for i in range(10))})
 SURROGATE_RE = re.compile("[\ud800-\udfff]")  # half a UTF-16 pair: no character
 NOT_UNICODE = "{} is not valid Unicode (an unpaired surrogate)"
 TYPE_NAMES = {str: "a string", int: "an integer", list: "a list of strings"}
