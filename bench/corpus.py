@@ -61,7 +61,7 @@ def slugify(text: str, limit: int = 80) -> str:
 
 def _repo(package: str, fork: int) -> str:
     name = re.sub(r"[^a-z0-9._-]+", "-", package.lower()).strip("-._") or "pkg"
-    owner = OWNERS.get(name, name)
+    owner = OWNERS.get(name) or re.sub(r"[^a-z0-9]+", "-", name).strip("-")  # GitHub owners: no "_" or "."
     return f"fork{fork}-{owner}/{name}" if fork else f"{owner}/{name}"
 
 

@@ -99,7 +99,9 @@ def distractor_site(tmp_path_factory):
     assert write_corpus(records, DISTRACTORS, reserved=real) == DISTRACTORS
     for path in SHARED_RECORDS.glob("*.json"):
         shutil.copy(path, records / path.name)
-    server, _ = serve_site(tmp_path_factory.mktemp("quality-site"), records)
+    server, out = serve_site(tmp_path_factory.mktemp("quality-site"), records)
+    built = json.loads((out / "search/docs.json").read_text(encoding="utf-8"))
+    assert len(built) == DISTRACTORS + len(real), "some distractors were rejected by validation"
     yield server, records
     server.close()
 
