@@ -128,6 +128,8 @@
       items[active].scrollIntoView({ block: "nearest" });
     }
 
+    // Someone on the search page is about to search: fetch the index now.
+    input.addEventListener("focus", function () { loadEngine().catch(function () {}); });
     input.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(run, 60);
