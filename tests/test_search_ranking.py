@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from errorsite.search import build_index, result_doc
 from errorsite.validate import validate
@@ -113,3 +115,27 @@ def test_typos_are_forgiven_in_short_queries_only(search_core):
     records = [make_record(repo="a/b", slug="x", id="x", errorMessage="invalid expire time in command")]
     assert ranked(search_core, records, "invalid exipre time") == ["a/b"]
     assert ranked(search_core, records, "nothing here matches exipre at all really mister search") == []
+
+
+@pytest.fixture(scope="module")
+def shared_engine(search_core):
+    """The shared records' index, loaded once into the search_core page."""
+    from errorsite.load import load_records
+    from errorsite.validate import validate_all
+    records, _ = validate_all(load_records(SHARED_RECORDS))
+    search_core.evaluate("([index, docs]) => { window.__engine = new ErrorSearch(index, docs); }",
+                         [build_index(records), [result_doc(r) for r in records]])
+    return search_core
+
+
+QUERY_TEXT = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from(list(":+-~^*\"'`()[]{}<>\\/_.=?!\n\t")),
+                     max_size=200)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(QUERY_TEXT, min_size=1, max_size=25))
+def test_any_text_searches_without_throwing(shared_engine, queries):
+    outcome = shared_engine.evaluate(
+        "qs => qs.map(q => { try { return window.__engine.search(q, 20).length; } catch (e) { return String(e); } })",
+        queries)
+    assert all(isinstance(count, int) for count in outcome), list(zip(queries, outcome))
