@@ -263,8 +263,8 @@
   }
 
   /* Final order: a pattern found in the pasted text first (the longest pattern
-   * wins), then lunr's score raised by how much of the message the query
-   * covers; ties fall to the message text, then the record's position. */
+   * wins), then the weighted sum of query coverage, lunr's score and message
+   * coverage; ties fall to the record's position (records are sorted by URL). */
   ErrorSearch.prototype.rank = function (text, q, results) {
     var haystack = squash(text).slice(0, 20000);
     var queryTokens = Object.create(null);
