@@ -272,22 +272,31 @@
     var top = results.length ? results[0].score : 1;
     var coreStems = q.core.map(stem);
     var self = this;
+    var bestCoverage = 0;
     var ranked = results.map(function (result) {
       var ref = Number(result.ref);
-      var matcher = self.matcher(ref);
-      var patternHit = matcher && matcher.test(haystack) ? matcher.literal : 0;
       var words = self.tokensOf(ref);
       var covered = words.filter(function (w) { return queryTokens[w]; }).length;
       var terms = Object.keys(result.matchData.metadata);
+      var coverage = queryCoverage(coreStems, terms, q.typed);
+      bestCoverage = Math.max(bestCoverage, coverage);
       return {
         ref: ref,
         doc: self.docs[ref],
         terms: terms,
-        pattern: patternHit,
-        score: LUNR_WEIGHT * result.score / top +
-               QUERY_COVERAGE_WEIGHT * queryCoverage(coreStems, terms, q.typed) +
+        coverage: coverage,
+        pattern: 0,
+        score: LUNR_WEIGHT * result.score / top + QUERY_COVERAGE_WEIGHT * coverage +
                MESSAGE_COVERAGE_WEIGHT * (words.length ? covered / words.length : 0),
       };
+    });
+    // A pattern found in the text lifts its record above the rest, provided
+    // the record also has as many of the query's words as any other: a short
+    // pattern such as "{x} not supported" must not win over a record that
+    // has every word typed.
+    ranked.forEach(function (r) {
+      var matcher = r.coverage >= bestCoverage ? self.matcher(r.ref) : null;
+      r.pattern = matcher && matcher.test(haystack) ? matcher.literal : 0;
     });
     ranked.sort(function (a, b) {
       return (b.pattern - a.pattern) || (b.score - a.score) || (a.ref - b.ref);

@@ -139,3 +139,15 @@ def test_any_text_searches_without_throwing(shared_engine, queries):
         "qs => qs.map(q => { try { return window.__engine.search(q, 20).length; } catch (e) { return String(e); } })",
         queries)
     assert all(isinstance(count, int) for count in outcome), list(zip(queries, outcome))
+
+
+def test_short_pattern_does_not_beat_a_record_with_every_typed_word(search_core):
+    records = [
+        make_record(repo="prompt-toolkit/prompt_toolkit", slug="default-not-supported", id="p",
+                    errorMessage="'default' not supported", messagePattern="{value} not supported"),
+        make_record(repo="huggingface/candle", slug="npy-bf16", id="c",
+                    errorMessage="npy/npz error bf16 is not supported",
+                    messagePattern="npy/npz error bf16 is not supported"),
+    ]
+    assert ranked(search_core, records, "npy bf16 not supported")[0] == "huggingface/candle"
+    assert ranked(search_core, records, "ValueError: 'default' not supported")[0] == "prompt-toolkit/prompt_toolkit"
