@@ -78,7 +78,6 @@ def bench_build(size: int) -> dict:
 
 def bench_search(size: int) -> dict:
     """Latency of the real search in Chromium, per query, after the index is loaded."""
-    sys.path.insert(0, str(ROOT / "tests"))
     from playwright.sync_api import sync_playwright
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serve_site
     queries = [q["query"] for q in json.loads((SHARED / "queries.json").read_text(encoding="utf-8"))]
