@@ -34,8 +34,9 @@ FIELDS = (
 )
 
 
-def search_fields(record: Record) -> dict[str, list[str]]:
-    """The tokens of each indexed field; the same tokenizer runs on queries."""
+def search_fields(record: Record, card: str) -> dict[str, list[str]]:
+    """The tokens of each indexed field; the same tokenizer runs on queries.
+    `card` is the record's card summary, parsed once for index and cards alike."""
     pattern = record.shown_pattern
     return {
         "message": tokenize(record.message),
@@ -45,7 +46,7 @@ def search_fields(record: Record) -> dict[str, list[str]]:
         "tags": tokenize(" ".join(record.tags)),
         "repo": tokenize(record.repo),
         "file": tokenize(record.file_path or ""),
-        "summary": tokenize(card_summary(record)),
+        "summary": tokenize(card),
     }
 
 
@@ -53,7 +54,7 @@ def card_summary(record: Record) -> str:
     return summary(record.documentation or record.trigger_scenarios)
 
 
-def build_index(records: list[Record]) -> dict:
+def build_index(records: list[Record], cards: list[str] | None = None) -> dict:
     if not records:  # lunr.py cannot average field lengths over no documents
         return {"version": LUNR_JS_VERSION, "fields": [name for name, _ in FIELDS],
                 "fieldVectors": [], "invertedIndex": [], "pipeline": ["stemmer"]}
@@ -65,8 +66,9 @@ def build_index(records: list[Record]) -> dict:
     builder.ref("ref")
     for name, boost in FIELDS:
         builder.field(name, boost=boost)
-    for ref, record in enumerate(records):
-        builder.add({"ref": str(ref), **search_fields(record)})
+    cards = cards if cards is not None else [card_summary(record) for record in records]
+    for ref, (record, card) in enumerate(zip(records, cards)):
+        builder.add({"ref": str(ref), **search_fields(record, card)})
     return builder.build().serialize()
 
 
@@ -80,7 +82,7 @@ def result_doc(record: Record) -> list:
 def search_pages(records: list[Record]) -> list[Page]:
     docs = [result_doc(record) for record in records]
     return [
-        Page(INDEX_PATH, to_json(build_index(records))),
+        Page(INDEX_PATH, to_json(build_index(records, [doc[4] for doc in docs]))),
         Page(DOCS_PATH, to_json(docs)),
     ]
 
