@@ -113,6 +113,23 @@ def copy_records(names: list[str], dest: Path) -> Path:
     return dest
 
 
+SLOW_BY_NAME = {  # slow without a browser: real processes killed, big corpora
+    "test_a_build_killed_at_any_moment_leaves_the_previous_site_untouched",
+}
+
+
+def pytest_collection_modifyitems(items):
+    """`pytest -m "not slow"` is the fast loop: it leaves out every test that
+    drives Chromium, every property test and the few named above."""
+    for item in items:
+        browser = "browser" in getattr(item, "fixturenames", ())
+        if browser:
+            item.add_marker(pytest.mark.browser)
+        if (browser or getattr(getattr(item, "obj", None), "is_hypothesis_test", False)
+                or item.originalname in SLOW_BY_NAME):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_terminal_summary(terminalreporter):
     """Search-quality figures, when that test ran."""
     from tests import test_search_quality
