@@ -82,8 +82,8 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
     kinds = (  # (groups, listing title, directory path, directory title)
         (group(records, lambda r: [r.repo], urls.repo_path), "Errors raised in {}", urls.REPOS_PATH, "Repositories"),
         (group(records, lambda r: r.tags, urls.tag_path), "Errors tagged “{}”", urls.TAGS_PATH, "Tags"),
-        (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", "types/", "Error types"),
-        (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", "severities/", "Severities"),
+        (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", urls.TYPES_PATH, "Error types"),
+        (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", urls.SEVERITIES_PATH, "Severities"),
     )
     pages: list[Page] = []
     for groups, title, directory, directory_title in kinds:

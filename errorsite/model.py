@@ -106,14 +106,16 @@ class Record:
 
 
 class Problem(NamedTuple):
-    """One thing wrong with one input file, printed as `path: field: message`."""
+    """One thing wrong with one input file, printed as `path: field: message`.
+    A `dropped` problem cost only that value: the record was still built."""
 
     path: str
     field: str
     message: str
+    dropped: bool = False
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.field}: {self.message}"
+        return f"{self.path}: {self.field}: {'dropped: ' if self.dropped else ''}{self.message}"
 
 
 class Page(NamedTuple):

@@ -63,8 +63,15 @@ def static_pages(static: dict[str, bytes]) -> Iterator[Page]:
 
 
 def summary_line(result: BuildResult) -> str:
-    skipped = len({p.path for p in result.problems})
+    skipped = len({p.path for p in result.problems if not p.dropped})
+    dropped = sum(p.dropped for p in result.problems)
     if not result.written:
-        return f"nothing written: {skipped} bad record file{'s' if skipped != 1 else ''} (--strict)"
-    tail = f", skipped {skipped} — see above" if skipped else ""
-    return f"built {result.records} record{'s' if result.records != 1 else ''}{tail}"
+        files = len({p.path for p in result.problems})
+        return f"nothing written: {plural(files, 'bad record file')} (--strict)"
+    tail = "".join([f", skipped {skipped}" if skipped else "",
+                    f", dropped {plural(dropped, 'value')}" if dropped else ""])
+    return f"built {plural(result.records, 'record')}{tail}{' — see above' if tail else ''}"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"

@@ -1,7 +1,7 @@
 """Step 4, index: records → the search payload the browser loads.
 
-Two files: `search/index.json`, a lunr index built by lunr.py over what users
-search by, and `search/docs.json`, one short entry per record for result cards
+Two files: `-/search/index.json`, a lunr index built by lunr.py over what users
+search by, and `-/search/docs.json`, one short entry per record for result cards
 and for the pattern matcher. Both are keyed by the record's position, a small
 integer, which keeps the index compact.
 """
@@ -18,8 +18,8 @@ from .markup import summary
 from .model import Page, Record
 from .tokens import pattern_words, tokenize
 
-INDEX_PATH = "search/index.json"
-DOCS_PATH = "search/docs.json"
+INDEX_PATH = urls.SEARCH_PATH + "index.json"
+DOCS_PATH = urls.SEARCH_PATH + "docs.json"
 
 # Field boosts: the message decides, then what names the error, then context.
 FIELDS = (

@@ -50,11 +50,11 @@ def site() -> dict[str, bytes]:
 
 def test_every_kind_of_file_is_there(site):
     expected = {
-        "", "404.html", "search/", "search/index.json", "search/docs.json", "sitemap.xml", "robots.txt",
-        ".nojekyll", "static/style.css", "static/search-core.js", "static/vendor/lunr-2.3.9/lunr.min.js",
+        "", "404.html", "-/search/", "-/search/index.json", "-/search/docs.json", "sitemap.xml", "robots.txt",
+        ".nojekyll", "-/static/style.css", "-/static/search-core.js", "-/static/vendor/lunr-2.3.9/lunr.min.js",
         "pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/", "spf13/cobra/error-2/",
-        "pydantic/pydantic/", "spf13/cobra/", "repos/", "tags/", "tags/python/", "tags/a/", "tags/go/",
-        "tags/pydantic/", "types/", "types/usage/", "types/parse/", "severities/", "severities/error/",
+        "pydantic/pydantic/", "spf13/cobra/", "-/repos/", "-/tags/", "-/tags/python/", "-/tags/a/", "-/tags/go/",
+        "-/tags/pydantic/", "-/types/", "-/types/usage/", "-/types/parse/", "-/severities/", "-/severities/error/",
     }
     assert expected <= set(site)
     assert not {p for p in site if p.endswith("/") and "page/" in p}
@@ -88,22 +88,22 @@ def test_robots_nojekyll_and_404(site):
 
 
 def test_search_files_are_json_with_one_doc_per_record(site):
-    docs = json.loads(site["search/docs.json"])
+    docs = json.loads(site["-/search/docs.json"])
     assert len(docs) == len(RECORDS)
-    index = json.loads(site["search/index.json"])
+    index = json.loads(site["-/search/index.json"])
     assert isinstance(index, dict) and index
-    for raw in (site["search/docs.json"], site["search/index.json"]):
+    for raw in (site["-/search/docs.json"], site["-/search/index.json"]):
         assert b"<" not in raw and b">" not in raw
 
 
 def test_stylesheet_carries_the_pygments_themes(site):
-    css = site["static/style.css"].decode()
+    css = site["-/static/style.css"].decode()
     assert css.startswith("body{}\n")
     assert ".highlight" in css and "prefers-color-scheme: dark" in css
 
 
 def test_records_are_rendered_in_url_order(site):
-    order = [p for p in site if p.count("/") == 3 and not p.startswith(("tags/", "types/", "severities/", "static/"))]
+    order = [p for p in site if p.count("/") == 3 and not p.startswith(("-/tags/", "-/types/", "-/severities/", "-/static/"))]
     assert order == ["pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/", "spf13/cobra/error-2/"]
 
 
@@ -117,8 +117,8 @@ def test_same_records_same_bytes_in_any_order():
 
 def test_no_records_still_makes_a_site():
     empty = pages([])
-    assert {"", "404.html", "search/", "sitemap.xml", "robots.txt", "search/docs.json"} <= set(empty)
-    assert json.loads(empty["search/docs.json"]) == []
+    assert {"", "404.html", "-/search/", "sitemap.xml", "robots.txt", "-/search/docs.json"} <= set(empty)
+    assert json.loads(empty["-/search/docs.json"]) == []
 
 
 # --- build and summary_line ---------------------------------------------------------------
