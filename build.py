@@ -9,6 +9,7 @@ from pathlib import Path
 
 from errorsite.pipeline import build, summary_line
 from errorsite.urls import normalize_base_url
+from errorsite.write import OutputRefused, WriteFailed
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
 
@@ -18,7 +19,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--records", type=Path, default=Path("records"),
                         help="folder of record JSON files, searched recursively (default: records)")
     parser.add_argument("--out", type=Path, default=Path("site"),
-                        help="output folder, replaced whole when the build succeeds (default: site)")
+                        help="output folder, replaced whole when the build succeeds, and only if it is "
+                             "absent, empty or made by an earlier build (default: site)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace --out even if it was not made by build.py (never the root, home or "
+                             "current folder, the project's folders, or a parent of one)")
     parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
                         help="absolute URL the site is served from, e.g. https://example.org/errors/ "
                              f"(default: {DEFAULT_BASE_URL})")
@@ -34,15 +39,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error(str(error))
     if not args.records.is_dir():
         parser.error(f"--records: {args.records} is not a folder")
-    if args.out.resolve() in (args.records.resolve(), *args.records.resolve().parents):
-        parser.error("--out must not be the records folder or one of its parents")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    result = build(args.records, args.out, args.base_url, strict=args.strict,
-                   report=lambda line: print(line, file=sys.stderr), jobs=args.jobs)
+    try:
+        result = build(args.records, args.out, args.base_url, strict=args.strict,
+                       report=lambda line: print(line, file=sys.stderr), jobs=args.jobs, force=args.force)
+    except OutputRefused as refusal:
+        print(f"build.py: {refusal}", file=sys.stderr)
+        return 2
+    except WriteFailed as failure:
+        print(f"build.py: {failure}", file=sys.stderr)
+        return 1
     if not args.quiet or not result.written:
         print(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
     return 0 if result.written else 1

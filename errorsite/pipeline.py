@@ -9,12 +9,13 @@ from .browse import browse_pages, robots, sitemap
 from .load import load_records, load_static
 from .markup import pygments_css
 from .model import Page, Problem, Record
-from .render import environment, record_pages
+from .render import TEMPLATES, environment, record_pages
 from .search import search_pages
 from .validate import validate_all
-from .write import write_site
+from .write import check_output, write_site
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+PROJECT = Path(__file__).resolve().parent.parent
+STATIC = PROJECT / "static"
 
 
 class BuildResult(NamedTuple):
@@ -25,14 +26,20 @@ class BuildResult(NamedTuple):
 
 
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
-          report: Callable[[str], None] = print, jobs: int = 1) -> BuildResult:
+          report: Callable[[str], None] = print, jobs: int = 1, force: bool = False) -> BuildResult:
+    """Raises write.OutputRefused (before any work) when `out_dir` may not be
+    replaced, and write.WriteFailed when writing fails; the old site stays."""
+    protected = [(records_dir, "the records folder"), (PROJECT, "the project's own folder"),
+                 (STATIC, "the static files' folder"), (TEMPLATES, "the templates folder")]
+    check_output(out_dir.absolute(), force, protected)
     records, problems = validate_all(load_records(records_dir))
     for problem in problems:
         report(str(problem))
     if strict and problems:
         return BuildResult(len(records), problems, 0, False)
     site = urls.Site(urls.normalize_base_url(base_url))
-    files = write_site(out_dir, site_pages(site, records, load_static(STATIC), jobs))
+    files = write_site(out_dir, site_pages(site, records, load_static(STATIC), jobs),
+                       force=force, protected=protected, report=report)
     return BuildResult(len(records), problems, files, True)
 
 

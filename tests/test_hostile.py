@@ -679,7 +679,7 @@ def test_a_page_with_an_unsafe_path_fails_the_write_and_keeps_the_old_site(tmp_p
     with pytest.raises(ValueError):
         write_site(out, [Page("a/", b"new"), Page("../escaped", b"evil")])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
-    assert [p.relative_to(out).as_posix() for p in out.rglob("*")] == ["index.html"]
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [".errorsite.json", "index.html"]
     assert (out / "index.html").read_bytes() == b"old"
 
 
