@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from errorsite.pipeline import build, summary_line
+from errorsite.pipeline import build, summary_line, timing_lines
 from errorsite.urls import normalize_base_url
 from errorsite.write import OutputRefused, WriteFailed
 
@@ -31,7 +31,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="fail, writing nothing, if any record is bad")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes rendering record pages (default: one per CPU)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="render every record page again, even those unchanged since the last build")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
     args = parser.parse_args(argv)
     try:
         args.base_url = normalize_base_url(args.base_url)
@@ -46,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         result = build(args.records, args.out, args.base_url, strict=args.strict,
-                       report=lambda line: print(line, file=sys.stderr), jobs=args.jobs, force=args.force)
+                       report=lambda line: print(line, file=sys.stderr), jobs=args.jobs, force=args.force,
+                       cache=not args.no_cache)
     except OutputRefused as refusal:
         print(f"build.py: {refusal}", file=sys.stderr)
         return 2
@@ -55,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if not args.quiet or not result.written:
         print(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
+    if args.verbose:
+        print("\n".join(timing_lines(result)), file=sys.stderr)
     return 0 if result.written else 1
 
 

@@ -118,8 +118,49 @@ class Problem(NamedTuple):
         return f"{self.path}: {self.field}: {'dropped: ' if self.dropped else ''}{self.message}"
 
 
+class Summary(NamedTuple):
+    """What the global steps (listings, search, sitemap) need of one record,
+    and nothing more: small enough to keep for every record of a large build,
+    and to pass between processes and shards. Attribute names match Record's."""
+
+    source_file: str
+    id: str
+    repo: str
+    slug: str
+    message: str
+    pattern: str | None
+    error_code: str | None
+    error_type: str
+    error_class: str | None
+    severity: str
+    file_path: str | None
+    tags: tuple[str, ...]
+    analyzed_at: str | None
+    content_changed_at: str | None
+    card: str             # the one-paragraph summary shown on result cards
+
+    @property
+    def shown_pattern(self) -> str | None:
+        return self.pattern if self.pattern and self.pattern != self.message else None
+
+    def to_json(self) -> list:
+        return list(self)
+
+    @classmethod
+    def from_json(cls, values: list) -> "Summary":
+        summary = cls(*values)
+        return summary._replace(tags=tuple(summary.tags))
+
+
 class Page(NamedTuple):
     """One output file: its site path (see urls.py) and its bytes."""
 
     path: str
     content: bytes
+
+
+class Reuse(NamedTuple):
+    """An output file whose bytes are those of the previous build's file at the
+    same path: the writer links it instead of rendering it again."""
+
+    path: str

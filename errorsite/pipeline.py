@@ -1,18 +1,25 @@
-"""The whole build, top to bottom: load → validate → render → index → write."""
+"""The whole build, top to bottom: load → validate → render → index → write.
+
+Each record file goes through load → validate → render on its own, in worker
+processes (records.py); the main process keeps only each record's Summary and
+writes pages as they arrive. The global steps (listings, search, sitemap) then
+run on the summaries, and the writer swaps the new site in.
+"""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
 
 from . import urls
 from .browse import browse_pages, robots, sitemap
-from .load import load_records, load_static
+from .load import find_record_files, load_static
 from .markup import pygments_css
-from .model import Page, Problem, Record
-from .render import TEMPLATES, environment, record_pages
+from .model import Page, Problem, Reuse, Summary
+from .records import Worker, outcomes, render_fingerprint, unique
+from .render import TEMPLATES, environment
 from .search import search_pages
-from .validate import validate_all
-from .write import check_output, write_site
+from .write import check_output, previous_manifest, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 STATIC = PROJECT / "static"
@@ -23,43 +30,100 @@ class BuildResult(NamedTuple):
     problems: list[Problem]
     files: int          # 0 when nothing was written
     written: bool
+    timings: dict[str, float] = {}
+    reused: int = 0     # record pages taken from the previous build unchanged
+
+
+class StrictFailure(Exception):
+    """--strict and a problem: stop before the new site replaces the old."""
+
+
+class Collected:
+    """What the record stage hands the global stages, filled as it runs."""
+
+    def __init__(self) -> None:
+        self.summaries: list[Summary] = []
+        self.problems: list[Problem] = []
+        self.keys: dict[str, str] = {}   # record path → page key, for the next build
+        self.html_paths: list[str] = []
+        self.reused = 0
+        self.timings: dict[str, float] = {}
 
 
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
-          report: Callable[[str], None] = print, jobs: int = 1, force: bool = False) -> BuildResult:
+          report: Callable[[str], None] = print, jobs: int = 1, force: bool = False,
+          cache: bool = True) -> BuildResult:
     """Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, and write.WriteFailed when writing fails; the old site stays."""
     protected = [(records_dir, "the records folder"), (PROJECT, "the project's own folder"),
                  (STATIC, "the static files' folder"), (TEMPLATES, "the templates folder")]
     check_output(out_dir.absolute(), force, protected)
-    records, problems = validate_all(load_records(records_dir))
-    for problem in problems:
-        report(str(problem))
-    if strict and problems:
-        return BuildResult(len(records), problems, 0, False)
     site = urls.Site(urls.normalize_base_url(base_url))
-    files = write_site(out_dir, site_pages(site, records, load_static(STATIC), jobs),
-                       force=force, protected=protected, report=report)
-    return BuildResult(len(records), problems, files, True)
+    fingerprint = render_fingerprint(site, STATIC)
+    previous = previous_manifest(out_dir) if cache else {}
+    worker = Worker(site, records_dir.resolve(), fingerprint,
+                    previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {})
+    collected = Collected()
+    pages = site_pages(site, find_record_files(records_dir), worker, load_static(STATIC), jobs,
+                       collected, report, strict)
+    try:
+        files = write_site(out_dir, pages, force=force, protected=protected, report=report,
+                           manifest=lambda: {"fingerprint": fingerprint, "pages": collected.keys})
+    except StrictFailure:
+        return BuildResult(len(collected.summaries), collected.problems, 0, False, collected.timings)
+    return BuildResult(len(collected.summaries), collected.problems, files, True,
+                       collected.timings, collected.reused)
 
 
-def site_pages(site: urls.Site, records: list[Record], static: dict[str, bytes],
-               jobs: int = 1) -> Iterator[Page]:
+def site_pages(site: urls.Site, files: list[Path], worker: Worker, static: dict[str, bytes], jobs: int,
+               collected: Collected, report: Callable[[str], None] = print,
+               strict: bool = False) -> Iterator[Page | Reuse]:
     """Every file of the site, generated lazily so pages never pile up in memory."""
-    records = sorted(records, key=urls.record_path)
-    env = environment(site, len(records))
-    html_paths = []
-    for page in record_pages(site, len(records), records, jobs):
-        html_paths.append(page.path)
-        yield page
-    for page in browse_pages(env, records):
-        html_paths.append(page.path)
-        yield page
-    yield from search_pages(records)
-    yield from static_pages(static)
-    yield sitemap(site, html_paths)
-    yield robots(site)
-    yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
+    with stage(collected, "records"):
+        for outcome in unique(outcomes(worker, files, jobs)):
+            for problem in outcome.problems:
+                report(str(problem))
+            collected.problems += outcome.problems
+            if outcome.summary is None:
+                continue
+            collected.summaries.append(outcome.summary)
+            collected.keys[outcome.page.path] = outcome.key
+            collected.html_paths.append(outcome.page.path)
+            collected.reused += isinstance(outcome.page, Reuse)
+            yield outcome.page
+    if strict and collected.problems:
+        raise StrictFailure()
+    yield from global_pages(site, collected, static)
+
+
+def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]) -> Iterator[Page]:
+    """The pages made from every record's summary: listings, search, sitemap."""
+    summaries = sorted(collected.summaries, key=urls.record_path)
+    with stage(collected, "listings"):
+        for page in browse_pages(environment(site, len(summaries)), summaries):
+            collected.html_paths.append(page.path)
+            yield page
+    with stage(collected, "search"):
+        yield from search_pages(summaries)
+    with stage(collected, "static"):
+        yield from static_pages(static)
+        yield sitemap(site, collected.html_paths)
+        yield robots(site)
+        yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
+
+
+class stage:
+    """Adds the wall time of a block (writing its pages included) to `collected.timings`."""
+
+    def __init__(self, collected: Collected, name: str):
+        self.collected, self.name = collected, name
+
+    def __enter__(self) -> None:
+        self.start = time.perf_counter()
+
+    def __exit__(self, *exc) -> None:
+        timings = self.collected.timings
+        timings[self.name] = timings.get(self.name, 0.0) + time.perf_counter() - self.start
 
 
 def static_pages(static: dict[str, bytes]) -> Iterator[Page]:
@@ -78,6 +142,12 @@ def summary_line(result: BuildResult) -> str:
     tail = "".join([f", skipped {skipped}" if skipped else "",
                     f", dropped {plural(dropped, 'value')}" if dropped else ""])
     return f"built {plural(result.records, 'record')}{tail}{' — see above' if tail else ''}"
+
+
+def timing_lines(result: BuildResult) -> list[str]:
+    """-v: one line per stage, as `stage <name>: <seconds> s`."""
+    lines = [f"stage {name}: {seconds:.2f} s" for name, seconds in result.timings.items()]
+    return lines + [f"record pages reused from the previous build: {result.reused:,} of {result.records:,}"]
 
 
 def plural(count: int, noun: str) -> str:

@@ -2,15 +2,14 @@
 prepares the values they show, and nothing here touches the disk."""
 from __future__ import annotations
 
-import multiprocessing
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 import jinja2
 
 from . import urls
 from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, snippet_lexer, summary
-from .model import Page, Record
+from .model import Page, Record, Summary
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SITE_NAME = "Error Index"
@@ -37,7 +36,9 @@ class CodeBlock(NamedTuple):
     html: str
 
 
-def environment(site: urls.Site, total_records: int) -> jinja2.Environment:
+def environment(site: urls.Site, total_records: int = 0) -> jinja2.Environment:
+    """`total_records` is shown on the home page only: a record page must not
+    change when another record is added, or no rebuild could be incremental."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
@@ -127,26 +128,10 @@ def unique_links(labels, path_of) -> list[Link]:
     return list(seen.values())
 
 
-# Record pages are independent and rendering them is the bulk of a build, so a
-# large build spreads them over worker processes; `imap` keeps their order, so
-# the output stays deterministic.
-PARALLEL_THRESHOLD = 200
-_worker_env: jinja2.Environment | None = None
-
-
-def record_pages(site: urls.Site, total: int, records: list[Record], jobs: int) -> Iterator[Page]:
-    if jobs <= 1 or len(records) < PARALLEL_THRESHOLD:
-        env = environment(site, total)
-        yield from (record_page(env, record) for record in records)
-        return
-    with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (site, total)) as pool:
-        yield from pool.imap(_render_in_worker, records, chunksize=32)
-
-
-def _start_worker(site: urls.Site, total: int) -> None:
-    global _worker_env
-    _worker_env = environment(site, total)
-
-
-def _render_in_worker(record: Record) -> Page:
-    return record_page(_worker_env, record)
+def summarize(r: Record) -> Summary:
+    """The record as the global steps see it (see model.Summary)."""
+    return Summary(
+        source_file=r.source_file, id=r.id, repo=r.repo, slug=r.slug, message=r.message, pattern=r.pattern,
+        error_code=r.error_code, error_type=r.error_type, error_class=r.error_class, severity=r.severity,
+        file_path=r.file_path, tags=r.tags, analyzed_at=r.analyzed_at,
+        content_changed_at=r.content_changed_at, card=summary(r.documentation or r.trigger_scenarios))

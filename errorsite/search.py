@@ -14,8 +14,7 @@ from lunr.builder import Builder
 from lunr.stemmer import stemmer
 
 from . import urls
-from .markup import summary
-from .model import Page, Record
+from .model import Page, Summary
 from .tokens import pattern_words, tokenize
 
 INDEX_PATH = urls.SEARCH_PATH + "index.json"
@@ -34,9 +33,8 @@ FIELDS = (
 )
 
 
-def search_fields(record: Record, card: str) -> dict[str, list[str]]:
-    """The tokens of each indexed field; the same tokenizer runs on queries.
-    `card` is the record's card summary, parsed once for index and cards alike."""
+def search_fields(record: Summary) -> dict[str, list[str]]:
+    """The tokens of each indexed field; the same tokenizer runs on queries."""
     pattern = record.shown_pattern
     return {
         "message": tokenize(record.message),
@@ -46,15 +44,11 @@ def search_fields(record: Record, card: str) -> dict[str, list[str]]:
         "tags": tokenize(" ".join(record.tags)),
         "repo": tokenize(record.repo),
         "file": tokenize(record.file_path or ""),
-        "summary": tokenize(card),
+        "summary": tokenize(record.card),
     }
 
 
-def card_summary(record: Record) -> str:
-    return summary(record.documentation or record.trigger_scenarios)
-
-
-def build_index(records: list[Record], cards: list[str] | None = None) -> dict:
+def build_index(records: list[Summary]) -> dict:
     if not records:  # lunr.py cannot average field lengths over no documents
         return {"version": LUNR_JS_VERSION, "fields": [name for name, _ in FIELDS],
                 "fieldVectors": [], "invertedIndex": [], "pipeline": ["stemmer"]}
@@ -66,24 +60,22 @@ def build_index(records: list[Record], cards: list[str] | None = None) -> dict:
     builder.ref("ref")
     for name, boost in FIELDS:
         builder.field(name, boost=boost)
-    cards = cards if cards is not None else [card_summary(record) for record in records]
-    for ref, (record, card) in enumerate(zip(records, cards)):
-        builder.add({"ref": str(ref), **search_fields(record, card)})
+    for ref, record in enumerate(records):
+        builder.add({"ref": str(ref), **search_fields(record)})
     return builder.build().serialize()
 
 
-def result_doc(record: Record) -> list:
+def result_doc(record: Summary) -> list:
     """[message, repo, path, type, summary, pattern]: what a result card shows
     and what the pattern matcher needs, nothing more."""
     return [record.message, record.repo, urls.record_path(record), record.error_type,
-            card_summary(record), record.shown_pattern or ""]
+            record.card, record.shown_pattern or ""]
 
 
-def search_pages(records: list[Record]) -> list[Page]:
-    docs = [result_doc(record) for record in records]
+def search_pages(records: list[Summary]) -> list[Page]:
     return [
-        Page(INDEX_PATH, to_json(build_index(records, [doc[4] for doc in docs]))),
-        Page(DOCS_PATH, to_json(docs)),
+        Page(INDEX_PATH, to_json(build_index(records))),
+        Page(DOCS_PATH, to_json([result_doc(record) for record in records])),
     ]
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from . import __version__
-from .model import Page
+from .model import Page, Reuse
 from .urls import output_file
 
 MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
@@ -43,9 +43,12 @@ class WriteFailed(Exception):
     """Writing failed part-way (disk full, read-only…); the previous site is intact."""
 
 
-def write_site(out_dir: Path, pages: Iterable[Page], force: bool = False,
-               protected: Iterable[tuple[Path, str]] = (), report: Callable[[str], None] = print) -> int:
-    """Write every page under a new `out_dir`; returns the number of files."""
+def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False,
+               protected: Iterable[tuple[Path, str]] = (), report: Callable[[str], None] = print,
+               manifest: Callable[[], dict] = dict) -> int:
+    """Write every page under a new `out_dir`; returns the number of files.
+    `manifest()`, called once every page is written, goes into the marker
+    for the next build to read (see previous_manifest)."""
     out_dir = out_dir.absolute()
     protected = list(protected)
     check_output(out_dir, force, protected)
@@ -54,14 +57,14 @@ def write_site(out_dir: Path, pages: Iterable[Page], force: bool = False,
         with build_lock(out_dir, report):
             check_output(out_dir, force, protected)  # again: it may have changed while we waited
             remove_leftovers(out_dir)
-            return write_and_swap(out_dir, pages)
+            return write_and_swap(out_dir, pages, manifest)
     except OSError as error:
         raise WriteFailed(f"cannot write {out_dir}: {error.strerror or error}"
                           f"{f' ({error.filename})' if error.filename else ''}; "
                           "the previous site is unchanged") from error
 
 
-def write_and_swap(out_dir: Path, pages: Iterable[Page]) -> int:
+def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Callable[[], dict]) -> int:
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     staging.mkdir()
     try:
@@ -69,17 +72,53 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page]) -> int:
         for page in pages:
             target = output_file(staging, page.path)
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "xb") as file:  # "x": two pages never share a file
-                file.write(page.content)
+            previous = output_file(out_dir, page.path)
+            if isinstance(page, Reuse) or same_bytes(previous, page.content):
+                # The previous build's file, linked: its bytes and mtime stay, so a
+                # sync (rsync, aws s3 sync) uploads only what changed.
+                os.link(previous, target)
+            else:
+                with open(target, "xb") as file:  # "x": two pages never share a file
+                    file.write(page.content)
             count += 1
-        (staging / MARKER).write_text(json.dumps(
-            {"generator": "errorsite", "version": __version__, "files": count}, sort_keys=True) + "\n")
+        marker = {**manifest(), "generator": "errorsite", "version": __version__, "files": count}
+        (staging / MARKER).write_text(json.dumps(marker, sort_keys=True, separators=(",", ":")) + "\n")
         count += 1
         carry_kept(out_dir, staging)
         swap_into_place(staging, out_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # the failed build, or the old site
     return count
+
+
+def same_bytes(path: Path, content: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(content) and not path.is_symlink() and path.read_bytes() == content
+    except OSError:
+        return False
+
+
+def previous_manifest(out_dir: Path) -> dict:
+    """The manifest an earlier build left in `out_dir` ({} if none), with only
+    the pages whose files are still there."""
+    try:
+        manifest = json.loads((out_dir / MARKER).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(manifest, dict) or manifest.get("generator") != "errorsite":
+        return {}
+    pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
+    manifest["pages"] = {path: key for path, key in pages.items()
+                         if isinstance(path, str) and safe_file(out_dir, path)}
+    return manifest
+
+
+def safe_file(out_dir: Path, path: str) -> bool:
+    try:
+        file = output_file(out_dir, path)
+    except ValueError:
+        return False
+    return file.is_file() and not file.is_symlink()
 
 
 # --- what may be replaced ------------------------------------------------------------
