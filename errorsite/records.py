@@ -56,10 +56,14 @@ class Worker:
     """What one process needs to turn record files into outcomes."""
 
     def __init__(self, site: urls.Site, root: Path, fingerprint: str, previous: dict[str, str]):
-        self.env = environment(site)
+        self.site = site
         self.root = root
         self.fingerprint = fingerprint
         self.previous = previous  # record path → key of the previous build's page
+        self.env = None           # made in the process that renders: Jinja environments don't pickle
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "env": None}
 
     def __call__(self, path: Path) -> Outcome:
         raw = load_file(path, self.root)
@@ -71,7 +75,11 @@ class Worker:
             return Outcome(checked.problems, None, None, None)
         key = record_key(record, self.fingerprint)
         path = urls.record_path(record)
-        page = Reuse(path) if self.previous.get(path) == key else record_page(self.env, record)
+        if self.previous.get(path) == key:
+            page = Reuse(path)
+        else:
+            self.env = self.env or environment(self.site)
+            page = record_page(self.env, record)
         return Outcome(checked.problems, summarize(record), page, key)
 
 
