@@ -14,6 +14,8 @@ from .model import Page, Record
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SITE_NAME = "Error Index"
+SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
+                    "causes, fixes and the source that raises them.")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'")
 
@@ -23,6 +25,16 @@ CODE_SECTIONS = (  # (record attribute, anchor id, heading)
     ("type_guard", "type-guard", "Type guard"),
     ("try_catch_pattern", "try-catch", "Try/catch pattern"),
 )
+
+
+class SiteOptions(NamedTuple):
+    """What a site's config sets besides its URL (see errorsite/config.py)."""
+
+    title: str = SITE_NAME
+    description: str = SITE_DESCRIPTION
+    dataset_url: str | None = None   # the dataset's home, linked from every footer
+    page_size: int = urls.PAGE_SIZE  # entries per listing page
+    templates: Path | None = None    # a folder whose templates replace the built-in ones
 
 
 class Link(NamedTuple):
@@ -37,9 +49,19 @@ class CodeBlock(NamedTuple):
     html: str
 
 
-def environment(site: urls.Site, total_records: int) -> jinja2.Environment:
+def template_loader(overrides: Path | None) -> jinja2.BaseLoader:
+    """Built-in templates, under files of the same name in `overrides`; the
+    built-in ones stay reachable as "builtin/<name>", so an override can extend
+    the template it replaces."""
+    builtin = jinja2.FileSystemLoader(TEMPLATES)
+    loaders = [jinja2.FileSystemLoader(overrides)] if overrides else []
+    return jinja2.ChoiceLoader([*loaders, builtin, jinja2.PrefixLoader({"builtin": builtin})])
+
+
+def environment(site: urls.Site, total_records: int,
+                options: SiteOptions = SiteOptions()) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
+        loader=template_loader(options.templates),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,
@@ -47,10 +69,13 @@ def environment(site: urls.Site, total_records: int) -> jinja2.Environment:
     )
     env.filters["isolate"] = isolate
     env.globals.update(
-        site=site, site_name=SITE_NAME, csp=CSP, total_records=total_records,
+        site=site, site_name=options.title, site_description=options.description,
+        dataset_url=options.dataset_url, page_size=options.page_size,
+        csp=CSP, total_records=total_records,
         asset=lambda name: urls.STATIC_PATH + name,
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
+        opensearch_path=urls.OPENSEARCH_PATH,
     )
     return env
 
@@ -134,18 +159,19 @@ PARALLEL_THRESHOLD = 200
 _worker_env: jinja2.Environment | None = None
 
 
-def record_pages(site: urls.Site, total: int, records: list[Record], jobs: int) -> Iterator[Page]:
+def record_pages(site: urls.Site, total: int, records: list[Record], jobs: int,
+                 options: SiteOptions = SiteOptions()) -> Iterator[Page]:
     if jobs <= 1 or len(records) < PARALLEL_THRESHOLD:
-        env = environment(site, total)
+        env = environment(site, total, options)
         yield from (record_page(env, record) for record in records)
         return
-    with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (site, total)) as pool:
+    with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (site, total, options)) as pool:
         yield from pool.imap(_render_in_worker, records, chunksize=32)
 
 
-def _start_worker(site: urls.Site, total: int) -> None:
+def _start_worker(site: urls.Site, total: int, options: SiteOptions) -> None:
     global _worker_env
-    _worker_env = environment(site, total)
+    _worker_env = environment(site, total, options)
 
 
 def _render_in_worker(record: Record) -> Page:

@@ -74,6 +74,8 @@ TAGS_PATH = "tags/"
 SEARCH_PATH = "search/"
 HOME_PATH = ""
 STATIC_PATH = "static/"
+OPENSEARCH_PATH = "-/opensearch.xml"         # the browser's "add search engine" file
+SCHEMA_PATH = "-/schema/record.v2.json"      # the JSON Schema of a record file
 
 
 def page_path(listing: str, number: int) -> str:
