@@ -3,6 +3,7 @@ prepares the values they show, and nothing here touches the disk."""
 from __future__ import annotations
 
 import multiprocessing
+import traceback
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
@@ -78,6 +79,21 @@ def environment(site: urls.Site, total_records: int,
         opensearch_path=urls.OPENSEARCH_PATH,
     )
     return env
+
+
+def template_error(error: jinja2.TemplateError) -> str:
+    """`templates/x.html:3: message`: where in which template a build failed."""
+    where = None
+    if isinstance(error, jinja2.TemplateSyntaxError) and error.filename:
+        where = f"{error.filename}:{error.lineno}"
+    else:  # Jinja rewrites tracebacks so template frames carry the template's name and line
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.endswith((".html", ".xml"))]
+        if frames:
+            where = f"{frames[-1].filename}:{frames[-1].lineno}"
+    message = error.message if isinstance(error, jinja2.TemplateSyntaxError) else str(error)
+    if isinstance(error, jinja2.TemplateNotFound):
+        message = f"template not found: {error.name}"
+    return f"{where}: {message}" if where else message
 
 
 def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:
