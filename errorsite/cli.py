@@ -84,7 +84,7 @@ def serve_command(argv: list[str]) -> int:
 
     try:
         serve(s, reread, report=lambda line: print(line, file=sys.stderr, flush=True),
-              ready=lambda url: print(url, flush=True))
+              ready=lambda url, _: print(url, flush=True))
     except OSError as error:  # the port is taken, or the address is not ours
         print(f"serve: cannot listen on {s.host}:{s.port}: {error.strerror or error}", file=sys.stderr)
         return 1

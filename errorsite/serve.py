@@ -200,9 +200,10 @@ def watched(settings: Settings) -> list[Path]:
 
 def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
           report: Callable[[str], None] = print, stop: threading.Event | None = None,
-          ready: Callable[[str], None] | None = None) -> None:
+          ready: Callable[[str, Path], None] | None = None) -> None:
     """Serve until `stop` is set or Ctrl-C. `reread` gives fresh settings when
-    the config file changes; `ready` is told the URL once the server is up."""
+    the config file changes; `ready` is told the URL and the folder served once
+    the server is up."""
     stop = stop or threading.Event()
     status = Status()
     base_path = urlsplit(settings.base_url).path
@@ -217,7 +218,7 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
         thread.start()
         report(f"serving {url} — Ctrl-C stops")
         if ready:
-            ready(url)
+            ready(url, server.root)
         while not stop.is_set():
             paths = watched(settings)
             for changes in watchfiles.watch(*paths, stop_event=stop):
