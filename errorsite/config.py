@@ -159,7 +159,10 @@ def checked(key: Key, value, where: str, folder: Path):
         except ValueError:
             fail(f"must be an absolute http(s) URL, got {value!r}")
     if key.kind == "link":
-        parts = urlsplit(value)
+        try:
+            parts = urlsplit(value)
+        except ValueError:  # e.g. an unclosed [ in the host
+            parts = urlsplit("")
         if parts.scheme not in ("http", "https") or not parts.netloc or any(
                 c.isspace() or ord(c) < 32 for c in value):
             fail(f"must be an absolute http(s) URL, got {value!r}")
@@ -189,10 +192,12 @@ def add_options(parser: argparse.ArgumentParser, names: list[str]) -> None:
         if key.kind == "bool":
             parser.add_argument(key.option, action=argparse.BooleanOptionalAction, default=None, help=key.help)
         else:
-            parser.add_argument(key.option, dest=key.attr, default=None, help=help_with_default(key),
-                                metavar=METAVARS[key.kind], type=int if TOML_TYPE[key.kind] is int else str)
+            parser.add_argument(*SHORT.get(key.name, ()), key.option, dest=key.attr, default=None,
+                                help=help_with_default(key), metavar=METAVARS[key.kind],
+                                type=int if TOML_TYPE[key.kind] is int else str)
 
 
+SHORT = {"jobs": ("-j",)}
 METAVARS = {"text": "TEXT", "host": "ADDRESS", "url": "URL", "link": "URL", "folder": "DIR", "path": "DIR",
             "count": "N", "port": "PORT"}
 
@@ -232,6 +237,8 @@ def resolve(args: argparse.Namespace) -> Settings:
             values[key.attr] = checked(key, given, key.option, Path("."))
         elif key.name in from_file:
             values[key.attr] = from_file[key.name]
+        elif key.kind == "folder" and key.default is not None:
+            values[key.attr] = checked(key, str(key.default), key.option, Path("."))
         else:
             values[key.attr] = key.default
     if values["jobs"] is None:

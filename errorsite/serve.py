@@ -17,6 +17,7 @@ import mimetypes
 import secrets
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -125,6 +126,10 @@ class DevServer(http.server.ThreadingHTTPServer):
     def port(self) -> int:
         return self.server_address[1]
 
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a reloading page hangs up: fine
+            super().handle_error(request, client_address)
+
 
 class Handler(http.server.BaseHTTPRequestHandler):
     server: DevServer
@@ -156,11 +161,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_file(200, found.file, body)
             except OSError:  # replaced by a rebuild between finding and reading it
                 pass
+        code = found.status if found.status != 200 else 404
         not_found = self.server.root / "404.html"
-        if not_found.is_file() and not not_found.is_symlink():
-            return self.send_file(found.status if found.status != 200 else 404, not_found, body)
-        self.send(found.status if found.status != 200 else 404, "text/html; charset=utf-8",
-                  self.scripted(MISSING), body)
+        try:
+            if not not_found.is_symlink():
+                return self.send_file(code, not_found, body)
+        except OSError:  # no build yet, or one being swapped in
+            pass
+        self.send(code, "text/html; charset=utf-8", self.scripted(MISSING), body)
 
     def send_file(self, code: int, file: Path, body: bool) -> None:
         content = file.read_bytes()

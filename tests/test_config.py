@@ -133,6 +133,20 @@ def test_an_explicit_config_file_replaces_site_toml(tmp_path, monkeypatch):
     assert (s.title, s.records) == ("Me", Path("conf/../records"))
 
 
+def test_the_default_records_folder_must_exist_too(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=r"^--records: records is not a folder$"):
+        resolve(namespace([]))
+    assert error_of('dataset_url = "http://[::1"') == \
+        "site.toml: dataset_url: must be an absolute http(s) URL, got 'http://[::1'"
+
+
+def test_short_jobs_option(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "records").mkdir()
+    assert resolve(namespace(["-j", "3"])).jobs == 3
+
+
 def test_option_values_are_checked_like_the_files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "records").mkdir()

@@ -7,6 +7,7 @@ a rebuild uses the server's own long-poll (`-/serve/status?since=…`), not slee
 """
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import os
@@ -23,7 +24,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from errorsite import urls
-from errorsite.config import Settings
+from errorsite.config import Settings, read_config
 from errorsite.render import SITE_DESCRIPTION
 from errorsite.serve import OWN, Status, route, serve
 from tests.conftest import ROOT
@@ -111,23 +112,29 @@ def test_status_waits_for_the_next_build():
 class Running:
     """`serve` in a thread, over a copy of two demo records and a template folder."""
 
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, footer: str = "<footer>theme footer, first</footer>\n"):
         self.records = tmp / "records"
         self.records.mkdir()
         for name in (RECORD, OTHER):
             shutil.copy(DEMO / name, self.records / name)
         self.theme = tmp / "theme"
         self.theme.mkdir()
-        self.write_footer("<footer>theme footer, first</footer>\n")
+        self.write_footer(footer)
+        self.config = tmp / "site.toml"
+        self.config.write_text('title = "Live"\n')
         settings = Settings(
             title="Live", description=SITE_DESCRIPTION, base_url="https://example.org/errors/",
             dataset_url=None, page_size=100, templates=self.theme, records=self.records, out=tmp / "unused",
-            strict=False, jobs=1, host="127.0.0.1", port=0)
+            strict=False, jobs=1, host="127.0.0.1", port=0, config=self.config)
+
+        def reread() -> Settings:  # what the command does: the file again, over the same options
+            return dataclasses.replace(settings, **read_config(self.config))
+
         self.lines: list[str] = []
         self.stop = threading.Event()
         started: queue.Queue = queue.Queue()
         self.thread = threading.Thread(target=serve, kwargs=dict(
-            settings=settings, report=self.lines.append, stop=self.stop,
+            settings=settings, reread=reread, report=self.lines.append, stop=self.stop,
             ready=lambda url, root: started.put((url, root))), daemon=True)
         self.thread.start()
         self.url, self.root = started.get(timeout=120)
@@ -258,6 +265,32 @@ def test_a_failed_rebuild_keeps_the_last_good_build(running):
     state = running.next_build()
     assert state["error"] is None and state["site"] != good_site
     assert b"theme footer, second" in running.get(page)
+
+
+@pytest.mark.slow
+def test_a_settings_change_rebuilds_and_a_bad_one_is_shown(running):
+    running.config.write_text('title = "Renamed"\n')
+    state = running.next_build()
+    assert state["error"] is None and b"Renamed" in running.get("")
+    running.config.write_text('titel = "Oops"\n')
+    state = running.next_build()
+    assert state["error"].startswith(f"{running.config}: titel: unknown key (did you mean 'title'?)")
+    assert b"Renamed" in running.get("")
+
+
+@pytest.mark.slow
+def test_before_any_good_build_the_page_still_waits_for_one(tmp_path):
+    server = Running(tmp_path, footer="<footer>{{ nothing_here }}</footer>\n")
+    try:
+        assert server.state["error"].startswith("template error: ")
+        assert "nothing_here" in server.state["error"]
+        code, _, body = server.request("/errors/")
+        assert code == 404 and b"no build has succeeded yet" in body and b"live-reload.js" in body
+        server.write_footer("<footer>fixed</footer>\n")
+        assert server.next_build()["error"] is None
+        assert b"<footer>fixed</footer>" in server.get("")
+    finally:
+        server.close()
 
 
 @pytest.mark.slow
