@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
 
 from . import urls
-from .browse import browse_pages, robots, sitemap
+from .browse import browse_pages, opensearch, robots, sitemap
 from .load import find_record_files, load_static
 from .markup import pygments_css
 from .model import Page, Problem, Reuse, Summary
 from .records import Worker, outcomes, render_fingerprint, unique
-from .render import TEMPLATES, environment
+from .render import TEMPLATES, SiteOptions, environment
+from .schema import schema_page
 from .search import search_pages
 from .write import check_output, previous_manifest, write_site
 
@@ -52,16 +53,16 @@ class Collected:
 
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
           report: Callable[[str], None] = print, jobs: int = 1, force: bool = False,
-          cache: bool = True) -> BuildResult:
+          cache: bool = True, options: SiteOptions = SiteOptions()) -> BuildResult:
     """Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, and write.WriteFailed when writing fails; the old site stays."""
     protected = [(records_dir, "the records folder"), (PROJECT, "the project's own folder"),
                  (STATIC, "the static files' folder"), (TEMPLATES, "the templates folder")]
     check_output(out_dir.absolute(), force, protected)
     site = urls.Site(urls.normalize_base_url(base_url))
-    fingerprint = render_fingerprint(site, STATIC)
+    fingerprint = render_fingerprint(site, options, STATIC)
     previous = previous_manifest(out_dir) if cache else {}
-    worker = Worker(site, records_dir.resolve(), fingerprint,
+    worker = Worker(site, options, records_dir.resolve(), fingerprint,
                     previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {})
     collected = Collected()
     pages = site_pages(site, find_record_files(records_dir), worker, load_static(STATIC), jobs,
@@ -93,14 +94,16 @@ def site_pages(site: urls.Site, files: list[Path], worker: Worker, static: dict[
             yield outcome.page
     if strict and collected.problems:
         raise StrictFailure()
-    yield from global_pages(site, collected, static)
+    yield from global_pages(site, collected, static, worker.options)
 
 
-def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]) -> Iterator[Page]:
+def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes],
+                 options: SiteOptions = SiteOptions()) -> Iterator[Page]:
     """The pages made from every record's summary: listings, search, sitemap."""
     summaries = sorted(collected.summaries, key=urls.record_path)
+    env = environment(site, len(summaries), options)
     with stage(collected, "listings"):
-        for page in browse_pages(environment(site, len(summaries)), summaries):
+        for page in browse_pages(env, summaries):
             collected.html_paths.append(page.path)
             yield page
     with stage(collected, "search"):
@@ -109,6 +112,8 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
         yield from static_pages(static)
         yield sitemap(site, collected.html_paths)
         yield robots(site)
+        yield opensearch(env)
+        yield schema_page(site)
         yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
 
 

@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, NamedTuple
 from . import __version__, urls
 from .load import load_file
 from .model import Page, Problem, Record, Reuse, Summary
-from .render import TEMPLATES, environment, record_page, summarize
+from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
 from .validate import Seen, check
 
 PACKAGE = Path(__file__).resolve().parent
@@ -33,15 +33,15 @@ class Outcome(NamedTuple):
     key: str | None               # what the page was made from
 
 
-def render_fingerprint(site: urls.Site, static_dir: Path) -> str:
+def render_fingerprint(site: urls.Site, options: SiteOptions, static_dir: Path) -> str:
     """Everything besides the record that a record page depends on."""
-    digest = hashlib.sha256(f"{__version__}\0{site.base_url}\0".encode())
+    digest = hashlib.sha256(f"{__version__}\0{site.base_url}\0{options!r}\0".encode())
     for name in LIBRARIES:
         try:
             digest.update(f"{name}={version(name)}\0".encode())
         except PackageNotFoundError:
             digest.update(f"{name}=?\0".encode())
-    for folder in (PACKAGE, TEMPLATES, static_dir):
+    for folder in (PACKAGE, TEMPLATES, static_dir, *([options.templates] if options.templates else [])):
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -55,8 +55,10 @@ def record_key(record: Record, fingerprint: str) -> str:
 class Worker:
     """What one process needs to turn record files into outcomes."""
 
-    def __init__(self, site: urls.Site, root: Path, fingerprint: str, previous: dict[str, str]):
+    def __init__(self, site: urls.Site, options: SiteOptions, root: Path, fingerprint: str,
+                 previous: dict[str, str]):
         self.site = site
+        self.options = options
         self.root = root
         self.fingerprint = fingerprint
         self.previous = previous  # record path → key of the previous build's page
@@ -78,7 +80,7 @@ class Worker:
         if self.previous.get(path) == key:
             page = Reuse(path)
         else:
-            self.env = self.env or environment(self.site)
+            self.env = self.env or environment(self.site, options=self.options)
             page = record_page(self.env, record)
         return Outcome(checked.problems, summarize(record), page, key)
 

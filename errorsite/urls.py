@@ -82,6 +82,10 @@ def severity_path(severity: str) -> str:
     return f"{SEVERITIES_PATH}{url_segment(severity)}/"
 
 
+OPENSEARCH_PATH = OWN + "opensearch.xml"       # the browser's "add search engine" file
+SCHEMA_PATH = OWN + "schema/record.v2.json"    # the JSON Schema of a record file
+
+
 def page_path(listing: str, number: int) -> str:
     """Page `number` (from 1) of a paginated listing: `<listing>-/page/N/`, so a
     repository's pages never take a slug."""

@@ -31,6 +31,25 @@ def need_shared() -> None:
         pytest.skip(f"{SHARED_RECORDS} is absent: tests on the shared real records need ../shared/")
 
 
+def site_files(records, site, static, options=None) -> dict[str, bytes]:
+    """Every file of a site made in memory, as the pipeline makes it: the record
+    pages, then the global pages made from the records' summaries."""
+    from errorsite.pipeline import Collected, global_pages
+    from errorsite.render import SiteOptions, environment, record_page, summarize
+    options = options or SiteOptions()
+    collected = Collected()
+    env = environment(site, options=options)
+    record_pages = [record_page(env, record) for record in records]
+    collected.summaries = [summarize(record) for record in records]
+    collected.html_paths = [page.path for page in record_pages]
+    result: dict[str, bytes] = {}
+    for page in [*record_pages, *global_pages(site, collected, static, options)]:
+        assert page.path not in result, f"two pages at {page.path}"
+        assert isinstance(page.content, bytes)
+        result[page.path] = page.content
+    return result
+
+
 def build_quietly(records: Path, out: Path, base_url: str = "http://127.0.0.1:1/errors/", **kwargs):
     lines: list[str] = []
     result = build(records, out, base_url, report=lines.append, **kwargs)

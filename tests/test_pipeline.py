@@ -11,10 +11,9 @@ import pytest
 
 from errorsite import urls
 from errorsite.model import Problem, Record
-from errorsite.pipeline import BuildResult, Collected, build, global_pages, summary_line
-from errorsite.render import environment, record_page, summarize
+from errorsite.pipeline import BuildResult, build, summary_line
 from errorsite.validate import validate
-from tests.conftest import build_quietly
+from tests.conftest import build_quietly, site_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad"
 GOOD = FIXTURES / "good-dataclass-on-model.json"
@@ -36,19 +35,7 @@ RECORDS = [make(1, tags=["python", "a"]), make(2, repo="spf13/cobra", tags=["go"
 
 
 def pages(records=RECORDS, site=SITE) -> dict[str, bytes]:
-    """Every file of the site: the record pages, as the record stage makes
-    them, then the global pages made from the records' summaries."""
-    collected = Collected()
-    env = environment(site)
-    record_pages = [record_page(env, record) for record in records]
-    collected.summaries = [summarize(record) for record in records]
-    collected.html_paths = [page.path for page in record_pages]
-    result: dict[str, bytes] = {}
-    for page in [*record_pages, *global_pages(site, collected, STATIC)]:
-        assert page.path not in result, f"two pages at {page.path}"
-        assert isinstance(page.content, bytes)
-        result[page.path] = page.content
-    return result
+    return site_files(records, site, STATIC)
 
 
 @pytest.fixture(scope="module")
