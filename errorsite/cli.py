@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import Callable
 
 import jinja2
 
 from .check import FORMATS, check, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
-from .pipeline import build, summary_line, timing_lines
+from .pipeline import BuildResult, assemble, build, summary_line, timing_lines
+from .shards import Shard, ShardError, parse_shard
 from .write import OutputRefused, WriteFailed
 from .render import template_error
 
@@ -24,6 +27,8 @@ COMMANDS_HELP = """commands:
   python build.py [options]          build the site
   python build.py serve [options]    build, serve, rebuild and reload on change (serve --help)
   python build.py check [options]    validate the records without building (check --help)
+  python build.py --shard K/N --out SHARD [options]    the record pages of one slice, for assemble
+  python build.py assemble SHARD... --out SITE [options] one site from all the shards (assemble --help)
 """
 BUILD_KEYS = [key.name for key in KEYS if not key.name.startswith("serve.")]
 SERVE_KEYS = [key.name for key in KEYS if key.name != "out"]
@@ -61,19 +66,49 @@ def build_command(argv: list[str]) -> int:
                         help="render every record page again, even those unchanged since the last build")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
+    parser.add_argument("--shard", metavar="K/N", type=shard_option,
+                        help="render only slice K of N of the records into --out, with what "
+                             "`build.py assemble` needs to make the site from all N")
     args = parser.parse_args(argv)
     s = settings(parser, args)
+    return run_build(args, lambda: build(
+        s.records, s.out, s.base_url, strict=s.strict, report=lambda line: print(line, file=sys.stderr),
+        jobs=s.jobs, options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard))
+
+
+def assemble_command(argv: list[str]) -> int:
+    parser = parser_for("build.py assemble", "Make the site from the shard folders of `build.py --shard K/N` "
+                        "(all N of them, built with the same code and settings).",
+                        [name for name in BUILD_KEYS if name not in ("records", "jobs")])
+    parser.add_argument("shards", nargs="+", type=Path, metavar="SHARD", help="a shard folder")
+    parser.add_argument("--force", action="store_true", help="as for the build")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
+    args = parser.parse_args(argv)
+    s = settings(parser, args)
+    return run_build(args, lambda: assemble(
+        args.shards, s.out, s.base_url, strict=s.strict, report=lambda line: print(line, file=sys.stderr),
+        force=args.force, options=s.site_options))
+
+
+def shard_option(text: str) -> Shard:
     try:
-        result = build(s.records, s.out, s.base_url, strict=s.strict,
-                       report=lambda line: print(line, file=sys.stderr), jobs=s.jobs, options=s.site_options,
-                       force=args.force, cache=not args.no_cache)
+        return parse_shard(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
+    """Run a build or an assemble; its outcome as lines and an exit status."""
+    try:
+        result = run()
     except jinja2.TemplateError as error:
         print(f"template error: {template_error(error)}\nnothing written", file=sys.stderr)
         return 1
     except OutputRefused as refusal:
         print(f"build.py: {refusal}", file=sys.stderr)
         return 2
-    except WriteFailed as failure:
+    except (WriteFailed, ShardError) as failure:
         print(f"build.py: {failure}", file=sys.stderr)
         return 1
     if not args.quiet or not result.written:
@@ -121,4 +156,4 @@ def check_command(argv: list[str]) -> int:
     return 1 if result.problems else 0
 
 
-COMMANDS = {"serve": serve_command, "check": check_command}
+COMMANDS = {"serve": serve_command, "check": check_command, "assemble": assemble_command}

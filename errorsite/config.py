@@ -237,7 +237,8 @@ def resolve(args: argparse.Namespace) -> Settings:
             values[key.attr] = checked(key, given, key.option, Path("."))
         elif key.name in from_file:
             values[key.attr] = from_file[key.name]
-        elif key.kind == "folder" and key.default is not None:
+        elif key.kind == "folder" and key.default is not None and hasattr(args, key.attr):
+            # a default folder is checked only by a command that reads it (assemble reads no records)
             values[key.attr] = checked(key, str(key.default), key.option, Path("."))
         else:
             values[key.attr] = key.default

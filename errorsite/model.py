@@ -160,7 +160,9 @@ class Page(NamedTuple):
 
 
 class Reuse(NamedTuple):
-    """An output file whose bytes are those of the previous build's file at the
-    same path: the writer links it instead of rendering it again."""
+    """An output file whose bytes are those of an existing file at the same
+    path, in the previous build (origin None) or in a shard's folder: the
+    writer links it instead of it being rendered again."""
 
     path: str
+    origin: str | None = None

@@ -14,13 +14,13 @@ import hashlib
 import multiprocessing
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterator, NamedTuple
 
 from . import __version__, urls
 from .load import load_file
 from .model import Page, Problem, Record, Reuse, Summary
 from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
-from .validate import Seen, check
+from .validate import check
 
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
@@ -107,11 +107,3 @@ def _start_worker(worker: Worker) -> None:
 
 def _run_in_worker(path: Path) -> Outcome:
     return _worker(path)
-
-
-def unique(results: Iterable[Outcome]) -> Iterator[Outcome]:
-    """Drop a record whose id or URL an earlier file already has, as a problem."""
-    seen = Seen()
-    for outcome in results:
-        problem = outcome.summary and seen.duplicate(outcome.summary)
-        yield Outcome([*outcome.problems, problem], None, None, None) if problem else outcome

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import errno
 import fcntl
 import json
 import os
@@ -72,11 +73,12 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
         for page in pages:
             target = output_file(staging, page.path)
             target.parent.mkdir(parents=True, exist_ok=True)
-            previous = output_file(out_dir, page.path)
+            origin = Path(page.origin) if isinstance(page, Reuse) and page.origin else out_dir
+            previous = output_file(origin, page.path)
             if isinstance(page, Reuse) or same_bytes(previous, page.content):
                 # The previous build's file, linked: its bytes and mtime stay, so a
                 # sync (rsync, aws s3 sync) uploads only what changed.
-                os.link(previous, target)
+                link_or_copy(previous, target)
             else:
                 with open(target, "xb") as file:  # "x": two pages never share a file
                     file.write(page.content)
@@ -89,6 +91,15 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # the failed build, or the old site
     return count
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError as error:
+        if error.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
+            raise
+        shutil.copy2(source, target)  # another file system (a shard elsewhere): copy, mtime kept
 
 
 def same_bytes(path: Path, content: bytes) -> bool:
