@@ -71,9 +71,11 @@ def build_command(argv: list[str]) -> int:
                              "`build.py assemble` needs to make the site from all N")
     args = parser.parse_args(argv)
     s = settings(parser, args)
-    return run_build(args, lambda: build(
-        s.records, s.out, s.base_url, strict=s.strict, report=lambda line: print(line, file=sys.stderr),
-        jobs=s.jobs, options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard))
+    with Progress(enabled=not args.quiet) as progress:
+        return run_build(args, lambda: build(
+            s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
+            options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
+            progress=progress.update))
 
 
 def assemble_command(argv: list[str]) -> int:
@@ -86,9 +88,44 @@ def assemble_command(argv: list[str]) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
     args = parser.parse_args(argv)
     s = settings(parser, args)
-    return run_build(args, lambda: assemble(
-        args.shards, s.out, s.base_url, strict=s.strict, report=lambda line: print(line, file=sys.stderr),
-        force=args.force, options=s.site_options))
+    with Progress(enabled=not args.quiet) as progress:
+        return run_build(args, lambda: assemble(
+            args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
+            force=args.force, options=s.site_options, progress=progress.update))
+
+
+class Progress:
+    """On a terminal, a bar with rate and time left for the record stage (tqdm);
+    problem lines print above it. Nothing when not a terminal, or with -q."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, unit=" records", desc="records", file=sys.stderr, leave=False,
+                            smoothing=0.05, mininterval=0.25)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
+            self.bar = None
+
+    def report(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr)
 
 
 def shard_option(text: str) -> Shard:

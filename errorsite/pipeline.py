@@ -53,6 +53,8 @@ class Collected:
         self.entries: list = []          # every file's outcome, in order (a shard writes them out)
         self.reused = 0
         self.timings: dict[str, float] = {}
+        self.progress: Callable[[int, int], None] = lambda done, total: None  # records done of total
+        self.total = 0
 
 
 def protected_folders(records_dir: Path | None = None) -> list[tuple[Path, str]]:
@@ -64,7 +66,8 @@ def protected_folders(records_dir: Path | None = None) -> list[tuple[Path, str]]
 
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
           report: Callable[[str], None] = print, jobs: int = 1, force: bool = False,
-          cache: bool = True, options: SiteOptions = SiteOptions(), shard: Shard | None = None) -> BuildResult:
+          cache: bool = True, options: SiteOptions = SiteOptions(), shard: Shard | None = None,
+          progress: Callable[[int, int], None] | None = None) -> BuildResult:
     """The site from `records_dir` into `out_dir`; with `shard`, only that slice
     of the record stage, into a shard folder for `assemble`.
     Raises write.OutputRefused (before any work) when `out_dir` may not be
@@ -82,6 +85,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         files, relative = zip(*[(f, r) for f, r in zip(files, relative) if in_shard(r, shard)]) or ((), ())
     entries = (ShardEntry(r.as_posix(), outcome) for r, outcome in zip(relative, outcomes(worker, list(files), jobs)))
     collected = Collected()
+    collected.total = len(files)
+    collected.progress = progress or collected.progress
     if shard:
         pages = shard_pages(entries, collected, report, shard, fingerprint)
     else:
@@ -91,7 +96,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
 
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False,
              report: Callable[[str], None] = print, force: bool = False,
-             options: SiteOptions = SiteOptions()) -> BuildResult:
+             options: SiteOptions = SiteOptions(), progress: Callable[[int, int], None] | None = None) -> BuildResult:
     """One site from shard folders made by `build(shard=…)`: their record pages
     are linked in, and the global stages run on their summaries.
     Raises shards.ShardError when they do not make one whole site."""
@@ -110,6 +115,8 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     check_complete(shards, fingerprint)
     entries.sort(key=lambda entry: order_key(entry.relative))
     collected = Collected()
+    collected.total = len(entries)
+    collected.progress = progress or collected.progress
     pages = site_pages(site, iter(entries), load_static(STATIC), collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
 
@@ -129,7 +136,8 @@ def record_stage(entries: Iterator[ShardEntry], collected: Collected,
                  report: Callable[[str], None]) -> Iterator[Page | Reuse]:
     """The record pages, as they come; each record's summary kept for the global stages."""
     with stage(collected, "records"):
-        for entry in entries:
+        for done, entry in enumerate(entries, 1):
+            collected.progress(done, collected.total)
             outcome = entry.outcome
             for problem in outcome.problems:
                 report(str(problem))
