@@ -12,7 +12,10 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, NamedTuple
 
 from . import urls
+from .api import api_pages
 from .browse import browse_pages, opensearch, robots, sitemap
+from .feeds import feed_pages
+from .links import code_pages, oembed_pages, permalink_pages
 from .load import find_record_files, load_json, load_static
 from .markup import pygments_css
 from .model import Page, Problem, Reuse, Summary
@@ -146,10 +149,11 @@ def record_stage(entries: Iterator[ShardEntry], collected: Collected,
             if outcome.summary is None:
                 continue
             collected.summaries.append(outcome.summary)
-            collected.keys[outcome.page.path] = outcome.key
-            collected.html_paths.append(outcome.page.path)
-            collected.reused += isinstance(outcome.page, Reuse) and outcome.page.origin is None
-            yield outcome.page
+            page = outcome.pages[0]
+            collected.keys.update((p.path, outcome.key) for p in outcome.pages)
+            collected.html_paths.append(page.path)
+            collected.reused += isinstance(page, Reuse) and page.origin is None
+            yield from outcome.pages
 
 
 def shard_pages(entries: Iterator[ShardEntry], collected: Collected, report: Callable[[str], None],
@@ -175,18 +179,27 @@ def without_duplicates(entries: Iterator[ShardEntry]) -> Iterator[ShardEntry]:
     for entry in entries:
         outcome = entry.outcome
         problem = outcome.summary and seen.duplicate(outcome.summary)
-        yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, None, None)) if problem else entry
+        yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, [], None)) if problem else entry
 
 
 def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes],
                  options: SiteOptions = SiteOptions()) -> Iterator[Page]:
-    """The pages made from every record's summary: listings, search, sitemap."""
+    """The pages made from every record's summary: listings, code pages, permalinks,
+    the JSON API, feeds, search, sitemap."""
     summaries = sorted(collected.summaries, key=urls.record_path)
     env = environment(site, len(summaries), options)
     with stage(collected, "listings"):
         for page in browse_pages(env, summaries):
             collected.html_paths.append(page.path)
             yield page
+        for page in code_pages(env, summaries):
+            collected.html_paths.append(page.path)
+            yield page
+    with stage(collected, "links"):  # permalinks, oEmbed, the JSON API and the feeds
+        yield from permalink_pages(env, summaries)
+        yield from oembed_pages(env, summaries)
+        yield from api_pages(site, summaries)
+        yield from feed_pages(site, options.title, summaries)
     with stage(collected, "search"):
         yield from search_pages(summaries)
     with stage(collected, "static"):

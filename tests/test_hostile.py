@@ -358,6 +358,7 @@ ALLOWED_TAGS = {
     "label", "input", "button", "span", "a", "p", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article",
     "dl", "dt", "dd", "div", "ul", "ol", "li", "code", "pre", "bdi", "time", "noscript", "em", "strong",
     "img", "blockquote", "hr", "br",
+    "details", "summary", "textarea",  # the record page's text to copy (static/record-tools.js)
 }
 
 
