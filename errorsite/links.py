@@ -22,10 +22,14 @@ def permalink_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterat
     link to the record page; `noindex`, so only the record page is indexed. It
     carries the record's card too: chat unfurlers do not follow meta refresh."""
     for s in summaries:
-        target = urls.record_path(s)
-        yield render(env, "permalink.html", urls.permalink_path(s), target=target, message=s.message,
-                     repo=s.repo, canonical=env.globals["site"].absolute(target),
-                     description=card_description(s, s.card))
+        yield redirect_page(env, urls.permalink_path(s), s)
+
+
+def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = False) -> Page:
+    """A page at `path` that sends the reader on to record `s`."""
+    target = urls.record_path(s)
+    return render(env, "permalink.html", path, target=target, message=s.message, repo=s.repo, moved=moved,
+                  canonical=env.globals["site"].absolute(target), description=card_description(s, s.card))
 
 
 def oembed(site: urls.Site, site_name: str, s: Summary) -> dict:

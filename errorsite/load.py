@@ -82,3 +82,12 @@ def load_static(static_dir: Path) -> dict[str, bytes]:
 def load_json(path: Path) -> object:
     """A file the build itself wrote (a shard's outcomes), parsed; OSError or ValueError if unreadable."""
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def load_url_manifest(path: Path) -> object:
+    """The previous build's URL manifest (see redirects.py) as JSON, or None
+    when there is none or it cannot be read: history is best effort."""
+    try:
+        return load_json(path)
+    except (OSError, ValueError):
+        return None

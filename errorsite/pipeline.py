@@ -16,7 +16,8 @@ from .api import api_pages
 from .browse import browse_pages, opensearch, robots, sitemap
 from .feeds import feed_pages
 from .links import code_pages, oembed_pages, permalink_pages
-from .load import find_record_files, load_json, load_static
+from .redirects import redirect_pages
+from .load import find_record_files, load_json, load_static, load_url_manifest
 from .markup import pygments_css
 from .model import Page, Problem, Reuse, Summary
 from .records import Outcome, Worker, outcomes, render_fingerprint
@@ -58,6 +59,7 @@ class Collected:
         self.timings: dict[str, float] = {}
         self.progress: Callable[[int, int], None] = lambda done, total: None  # records done of total
         self.total = 0
+        self.previous_urls: object = None  # the previous build's URL manifest (redirects.py)
 
 
 def protected_folders(records_dir: Path | None = None) -> list[tuple[Path, str]]:
@@ -70,9 +72,11 @@ def protected_folders(records_dir: Path | None = None) -> list[tuple[Path, str]]
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
           report: Callable[[str], None] = print, jobs: int = 1, force: bool = False,
           cache: bool = True, options: SiteOptions = SiteOptions(), shard: Shard | None = None,
-          progress: Callable[[int, int], None] | None = None) -> BuildResult:
+          progress: Callable[[int, int], None] | None = None,
+          previous_urls: Path | None = None) -> BuildResult:
     """The site from `records_dir` into `out_dir`; with `shard`, only that slice
-    of the record stage, into a shard folder for `assemble`.
+    of the record stage, into a shard folder for `assemble`. Old URLs are kept
+    alive from `previous_urls`, or else from the manifest in `out_dir`.
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, and write.WriteFailed when writing fails; the old site stays."""
     protected = protected_folders(records_dir)
@@ -90,6 +94,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected = Collected()
     collected.total = len(files)
     collected.progress = progress or collected.progress
+    collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
     if shard:
         pages = shard_pages(entries, collected, report, shard, fingerprint)
     else:
@@ -99,7 +104,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
 
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False,
              report: Callable[[str], None] = print, force: bool = False,
-             options: SiteOptions = SiteOptions(), progress: Callable[[int, int], None] | None = None) -> BuildResult:
+             options: SiteOptions = SiteOptions(), progress: Callable[[int, int], None] | None = None,
+             previous_urls: Path | None = None) -> BuildResult:
     """One site from shard folders made by `build(shard=…)`: their record pages
     are linked in, and the global stages run on their summaries.
     Raises shards.ShardError when they do not make one whole site."""
@@ -120,6 +126,7 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     collected = Collected()
     collected.total = len(entries)
     collected.progress = progress or collected.progress
+    collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
     pages = site_pages(site, iter(entries), load_static(STATIC), collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
 
@@ -200,6 +207,8 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
         yield from oembed_pages(env, summaries)
         yield from api_pages(site, summaries)
         yield from feed_pages(site, options.title, summaries)
+    with stage(collected, "redirects"):  # every URL an earlier build served still lands somewhere
+        yield from redirect_pages(env, summaries, collected.html_paths, collected.previous_urls)
     with stage(collected, "search"):
         yield from search_pages(summaries)
     with stage(collected, "static"):

@@ -144,3 +144,5 @@ def api_repo_path(repo: str) -> str:
 def feed_path(kind: str, repo: str | None = None) -> str:
     """`-/feeds/new.xml`, or a repository's `-/feeds/<owner>/<name>/new.xml`."""
     return f"{FEEDS_PATH}{repo_path(repo) if repo else ''}{kind}.xml"
+URLS_PATH = OWN + "urls.json"      # every URL this and earlier builds served (see redirects.py)
+REDIRECTS_PATH = "_redirects"      # the same moves as 301s, for Netlify and Cloudflare Pages

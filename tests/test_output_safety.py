@@ -204,10 +204,10 @@ def test_a_dead_builds_leftovers_are_cleaned_and_a_live_ones_kept(tmp_path):
 
 @pytest.fixture
 def small_disk(tmp_path):
-    """A 1 MB tmpfs: room for one demo site (about 0.6 MB there), not for two."""
+    """A 1.5 MB tmpfs: room for one demo site (about 1 MB there), not for two."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1000k", "tmpfs", str(mount)], capture_output=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1500k", "tmpfs", str(mount)], capture_output=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
     yield mount
