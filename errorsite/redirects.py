@@ -89,8 +89,9 @@ def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Kno
         path, before = urls.record_path(s), previous.get(s.id)
         old = set(before.old) | {before.path} if before else set()
         merged[s.id] = Known(path, s.message, tuple(sorted(old - {path})), False)
+    current = {s.id for s in summaries}
     for record_id, known in previous.items():
-        if record_id not in {s.id for s in summaries} and not known.removed:
+        if record_id not in current and not known.removed:
             merged[record_id] = known._replace(removed=True)
     return dict(sorted(merged.items()))
 
@@ -125,9 +126,8 @@ def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths
     known = merge(before, summaries)
     by_id = {s.id: s for s in summaries}
     served = {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")}
+    lists = served - {urls.record_path(s) for s in summaries}
     served |= {urls.permalink_path(s) for s in summaries}
-    lists = {p for p in served if p not in {urls.record_path(s) for s in summaries}} - \
-        {urls.permalink_path(s) for s in summaries}
     taken, moves = set(served), []
     renamed: dict[str, set[str]] = {}
     for record_id, k in known.items():
