@@ -80,13 +80,16 @@ def dead_pid() -> int:
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
-    """A small good site's records, a 600-record corpus, and the corpus built once for reference."""
+    """A small good site's records, a 600-record corpus, and the corpus built once
+    for reference, over the small site's URL history (as a build over it has)."""
     need_shared()
     tmp = tmp_path_factory.mktemp("atomic")
     small = copy_records(tmp / "small")
     big = make_corpus(tmp / "big")
+    assert run_build(small, tmp / "small-site").returncode == 0
     reference = tmp / "reference"
-    assert run_build(big, reference).returncode == 0
+    history = str(tmp / "small-site" / "-" / "urls.json")
+    assert run_build(big, reference, "--previous-manifest", history).returncode == 0
     return small, big, tree(reference)
 
 
