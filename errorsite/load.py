@@ -5,6 +5,7 @@ content; it only turns bytes into JSON or into a Problem naming the file.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -91,3 +92,11 @@ def load_url_manifest(path: Path) -> object:
         return load_json(path)
     except (OSError, ValueError):
         return None
+
+
+def file_digest(path: Path) -> str:
+    """A short hash of a file's bytes, to tell whether it changed since the last build."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:24]
+    except OSError as error:
+        return f"unreadable: {error.strerror or error}"

@@ -7,14 +7,13 @@ integer, which keeps the index compact.
 """
 from __future__ import annotations
 
-import json
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from lunr.builder import Builder
 from lunr.stemmer import stemmer
 
 from . import urls
-from .model import Page, Summary
+from .model import Page, Summary, inert_json
 from .tokens import pattern_words, tokenize
 
 INDEX_PATH = urls.SEARCH_PATH + "index.json"
@@ -80,7 +79,4 @@ def search_pages(records: list[Summary]) -> list[Page]:
 
 
 def to_json(value: object) -> bytes:
-    """Compact, sorted, and with `<`, `>` and `&` escaped, so the file is inert
-    even if a browser is tricked into reading it as HTML."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").encode()
+    return inert_json(value)

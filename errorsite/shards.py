@@ -12,11 +12,10 @@ the pipeline decides what to do with it.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from .model import Page, Problem, Reuse, Summary
+from .model import Page, Problem, Reuse, Summary, inert_json
 from .records import Outcome
 
 SHARD_FILE = "shard.json"
@@ -56,20 +55,22 @@ def order_key(relative: str) -> PurePosixPath:
     return PurePosixPath(relative)
 
 
-def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry]) -> Page:
+def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str]) -> Page:
     data = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
+            "sources": sources,
             "entries": [[e.relative, [list(p) for p in e.outcome.problems],
                          e.outcome.summary.to_json() if e.outcome.summary else None,
                          [p.path for p in e.outcome.pages], e.outcome.key]
                         for e in entries]}
-    return Page(SHARD_FILE, json.dumps(data, ensure_ascii=False, sort_keys=True).encode())
+    return Page(SHARD_FILE, inert_json(data))
 
 
-def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry]]:
-    """The shard's slice, fingerprint and entries; its pages are Reuses from `folder`."""
+def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry], dict[str, str]]:
+    """The shard's slice, fingerprint, entries and record files' digests; its
+    pages are Reuses from `folder`."""
     try:
         assert isinstance(data, dict) and data["format"] == FORMAT
-        shard, fingerprint = Shard(*data["shard"]), data["fingerprint"]
+        shard, fingerprint, sources = Shard(*data["shard"]), data["fingerprint"], dict(data["sources"])
         entries = [ShardEntry(relative, Outcome(
             [Problem(*p) for p in problems],
             Summary.from_json(summary) if summary else None,
@@ -77,7 +78,7 @@ def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry]
             for relative, problems, summary, pages, key in data["entries"]]
     except (AssertionError, KeyError, TypeError, ValueError) as error:
         raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
-    return shard, fingerprint, entries
+    return shard, fingerprint, entries, sources
 
 
 def check_complete(shards: list[tuple[Path, Shard, str]], fingerprint: str) -> None:

@@ -146,3 +146,16 @@ def test_a_different_base_url_reuses_nothing(corpus, tmp_path):
     result, _ = build_quietly(corpus, site, base_url="https://example.org/moved/", jobs=2)
     assert result.reused == 0
     assert b"https://example.org/moved/" in (site / "pydantic/pydantic/error-number-0/index.html").read_bytes()
+
+
+def test_a_no_op_rebuild_reports_the_same_problems_without_reading_a_record(tmp_path):
+    records = write_records(tmp_path / "records", 20)
+    (records / "bad.json").write_text('{"record": {"id": 1}}')
+    (records / "odd.json").write_text(json.dumps(record_data(99, tags=["🔥"])))
+    first, first_lines = build_quietly(records, tmp_path / "site")
+    again, again_lines = build_quietly(records, tmp_path / "site")
+    assert again_lines == first_lines and len(first_lines) == 8  # 7 for bad.json, 1 dropped tag
+    assert (again.records, again.reused) == (first.records, first.records) == (21, 21)
+    assert again.timings.keys() == {"read", "unchanged"}  # no record was parsed, nothing rendered
+    strict, _ = build_quietly(records, tmp_path / "site", strict=True)
+    assert not strict.written

@@ -71,7 +71,8 @@ def test_an_absent_an_empty_and_an_earlier_site_are_replaced(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert run("--out", empty).returncode == 0
-    assert files(out) == files(empty)
+    marker = write.MARKER  # remembers, besides, the URL history of two builds rather than one
+    assert {k: v for k, v in files(out).items() if k != marker} == {k: v for k, v in files(empty).items() if k != marker}
 
 
 @pytest.mark.parametrize("where", ["home", "a parent of home"])
