@@ -82,15 +82,15 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.progress = progress or collected.progress
     collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
     collected.history = history_digest(collected.previous_urls)
+    collected.own_history = previous_urls is None
     with stage(collected, "read"):
         collected.sources = {printable(r.as_posix()): file_digest(f) for f, r in zip(files, relative)}
     if shard:
         pages = shard_pages(entries, collected, report, shard, fingerprint)
+    elif unchanged_since(previous, collected):
+        return previous_site(previous, collected, report, strict)
     else:
-        if unchanged_since(previous, collected):
-            pages = previous_site(previous, collected, report, strict)
-        else:
-            pages = site_pages(site, entries, load_static(STATIC), collected, report, strict, options)
+        pages = site_pages(site, entries, load_static(STATIC), collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
 
 
@@ -126,20 +126,18 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
 
 
 def previous_site(previous: dict, collected: Collected, report: Callable[[str], None],
-                  strict: bool) -> Iterator[Reuse]:
-    """A build with nothing to do: every file is the previous build's, and its
-    problems are reported again, without reading a record."""
+                  strict: bool) -> BuildResult:
+    """A build with nothing to do: the site in the output is already what this
+    build would write, file for file, so it is left as it is; the problems
+    found last time are reported again, and no record is read."""
     with stage(collected, "unchanged"):
         collected.problems = [Problem(*problem) for problem in previous["problems"]]
         for problem in collected.problems:
             report(str(problem))
-        if strict and collected.problems:
-            raise StrictFailure()
-        collected.keys = dict(previous["pages"])
-        collected.records = collected.reused = previous["records"]
-        collected.global_key = previous["global"]["key"]
-        collected.global_paths = list(previous["global"]["paths"])
-        yield from (Reuse(path) for path in [*collected.keys, *collected.global_paths])
+    records = previous["records"]
+    if strict and collected.problems:
+        return BuildResult(records, collected.problems, 0, False, collected.timings)
+    return BuildResult(records, collected.problems, previous.get("files", 0), True, collected.timings, records)
 
 
 def write_build(out_dir: Path, pages: Iterator[Page | Reuse], collected: Collected, fingerprint: str,

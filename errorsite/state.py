@@ -31,6 +31,9 @@ class Collected:
         self.records = 0                 # records built
         self.previous_urls: object = None  # the previous build's URL manifest (redirects.py)
         self.history = ""                # its digest: the redirect pages depend on it
+        # Read from the output itself: then, with the same records, the previous build's
+        # history already holds every URL this one serves, and its redirects are ours.
+        self.own_history = True
         self.sources: dict[str, str] = {}  # record file → digest of its bytes
 
     def manifest(self) -> dict:
@@ -66,7 +69,7 @@ def unchanged_since(previous: dict, collected: Collected) -> bool:
     """Whether nothing a page depends on changed since the previous build: the
     same record files, byte for byte, and the same render fingerprint."""
     return (previous.get("fingerprint") == collected.fingerprint and previous.get("sources") == collected.sources
-            and previous.get("history") == collected.history and bool(previous.get("global"))
+            and collected.own_history and bool(previous.get("global"))
             and isinstance(previous.get("problems"), list) and isinstance(previous.get("records"), int)
             and len(previous.get("pages", {})) == previous.get("page_files"))
 
