@@ -69,7 +69,9 @@
   var NAME_FACTOR = 0.125;      // a named repository's pattern is worth 12.5% more per unit
   var CLASS_VALUE = 4;          // a record whose error class the query names, below any pattern
   var CLASS_NAME = /\b[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b/g;  // CamelCase: DTypeMismatchBinaryOp
-  var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match
+  var EXACT_SHARE = 0.25;       // share of a record's message words in the paste to try its pattern
+  var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match…
+  var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste
   var NEAR_TEXT = 2000;
 
   function ErrorSearch(serializedIndex, docs, names) {
@@ -159,12 +161,15 @@
     });
     q.fuzzy = fuzzy;
     var lastToken = q.core[q.core.length - 1];
+    // A word the index does not have matches nothing as it is: lunr is not
+    // asked for it (each term costs lunr a walk of its vocabulary).
+    var known = function (token) { return stem(token) in vocabulary; };
     var results = this.index.query(function (query) {
       q.core.forEach(function (token) {
-        query.term(token, { boost: 1 });
+        if (known(token)) query.term(token, { boost: 1 });
         if (fuzzy[token]) query.term(token, { boost: FUZZY_BOOST, editDistance: 1 });
       });
-      q.context.forEach(function (token) { query.term(token, { boost: CONTEXT_BOOST }); });
+      q.context.forEach(function (token) { if (known(token)) query.term(token, { boost: CONTEXT_BOOST }); });
       if (q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken)) {
         query.term(lastToken, { boost: PREFIX_BOOST, usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
       }
@@ -208,10 +213,10 @@
     if (!coreStems.length) return 0;
     var matched = 0;
     for (var i = 0; i < coreStems.length; i++) {
-      var best = 0;
+      var best = 0, fuzzy = fuzzyStems[coreStems[i]] === true;
       for (var j = 0; j < terms.length && best < 1; j++) {
         if (terms[j] === coreStems[i]) best = 1;
-        else if (fuzzyStems[coreStems[i]] && nearlyEqual(terms[j], coreStems[i])) best = FUZZY_CREDIT;
+        else if (fuzzy && nearlyEqual(terms[j], coreStems[i])) best = FUZZY_CREDIT;
       }
       matched += best;
     }
@@ -247,37 +252,45 @@
     var named = q.named || {};
     var classStems = (q.classes || []).map(stem);
     var self = this;
+    var guard = false;
     var ranked = results.map(function (result) {
       var ref = Number(result.ref);
       var doc = self.docs[ref];
       var words = self.tokensOf(ref);
-      var covered = words.filter(function (w) { return queryTokens[w]; }).length;
-      var terms = Object.keys(result.matchData.metadata);
+      var covered = 0;
+      for (var i = 0; i < words.length; i++) if (queryTokens[words[i]]) covered++;
+      var metadata = result.matchData.metadata;
+      var terms = Object.keys(metadata);
       var name = named[doc[1]] || 0;
+      var everyWord = coreStems.length > 0 && terms.length >= coreStems.length &&
+        messageWords(coreStems, metadata) === coreStems.length;
+      if (everyWord) guard = true;
       return {
         ref: ref,
         doc: doc,
         terms: terms,
         named: name,
-        everyWord: coreStems.length > 0 && messageWords(coreStems, result.matchData.metadata) === coreStems.length,
-        classNamed: classStems.some(function (t) { var f = result.matchData.metadata[t]; return f && f.cls; }),
+        everyWord: everyWord,
+        shared: words.length ? covered / words.length : 0,  // of the record's message words, in the paste
+        classNamed: classStems.length > 0 && namesClass(classStems, metadata),
         pattern: 0,
-        debug: [result.score / top, queryCoverage(coreStems, fuzzyStems, terms), (words.length ? covered / words.length : 0), name],
         score: LUNR_WEIGHT * result.score / top + QUERY_COVERAGE_WEIGHT * queryCoverage(coreStems, fuzzyStems, terms) +
                MESSAGE_COVERAGE_WEIGHT * (words.length ? covered / words.length : 0) + NAME_WEIGHT * name,
       };
     });
     // A short pattern such as "{x} not supported" must not win over a record
     // whose message has every word typed: when one does, only such records'
-    // patterns count.
-    var guard = ranked.some(function (r) { return r.everyWord; });
-    var found = false;
+    // patterns count. A pattern found in the paste brings its record's words
+    // along: records with less than a quarter of them there are not tried.
+    var found = false, near = [];
     ranked.forEach(function (r) {
-      var matcher = guard && !r.everyWord ? null : self.matcher(r.ref);
-      r.pattern = matcher ? match.exactValue(matcher, haystack) : 0;
+      if ((guard && !r.everyWord) || r.shared < EXACT_SHARE) return;
+      var matcher = self.matcher(r.ref);
+      if (matcher) r.pattern = match.exactValue(matcher, haystack);
       if (r.pattern) found = true;
+      else if (matcher && r.shared >= NEAR_SHARE) near.push(r);
     });
-    this.nearMatches(q, ranked, guard, haystack);
+    this.nearMatches(q, near, haystack);
     ranked.forEach(function (r) {
       r.value = (r.pattern || (r.classNamed ? CLASS_VALUE : 0)) * (1 + NAME_FACTOR * r.named);
       if (r.pattern) found = true;
@@ -289,17 +302,21 @@
     return ranked;
   };
 
-  /* Near matches for the best-scored records no pattern matched exactly,
-   * tried on each message line, or on the start of the paste without one. */
-  ErrorSearch.prototype.nearMatches = function (q, ranked, guard, haystack) {
-    var texts = q.lines.length ? q.lines.map(match.squash) : [haystack.slice(0, NEAR_TEXT)];
-    var tried = ranked.filter(function (r) { return !r.pattern && !(guard && !r.everyWord); })
-      .sort(function (a, b) { return b.score - a.score; }).slice(0, NEAR_CANDIDATES);
+  function namesClass(classStems, metadata) {
+    for (var i = 0; i < classStems.length; i++) if (metadata[classStems[i]] && metadata[classStems[i]].cls) return true;
+    return false;
+  }
+
+  /* Near matches for the best-scored of the given records, tried on each
+   * message line, or on the start of the paste without one. */
+  ErrorSearch.prototype.nearMatches = function (q, candidates, haystack) {
+    if (!candidates.length) return;
+    var texts = q.lines.length ? q.lines.map(function (line) { return match.squash(line).slice(0, NEAR_TEXT); })
+                               : [haystack.slice(0, NEAR_TEXT)];
     var self = this;
-    tried.forEach(function (r) {
+    candidates.sort(function (a, b) { return b.score - a.score; }).slice(0, NEAR_CANDIDATES).forEach(function (r) {
       var matcher = self.matcher(r.ref);
-      if (!matcher) return;
-      for (var i = 0; i < texts.length; i++) r.pattern = Math.max(r.pattern, match.nearValue(matcher, texts[i].slice(0, NEAR_TEXT)));
+      for (var i = 0; i < texts.length; i++) r.pattern = Math.max(r.pattern, match.nearValue(matcher, texts[i]));
     });
   };
 

@@ -26,7 +26,8 @@
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
 
   function squash(text) {
-    return String(text).toLowerCase().replace(/\s+/g, " ").trim();
+    text = String(text).toLowerCase();
+    return /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
   }
 
   function escapeRegExp(text) {
@@ -35,7 +36,9 @@
 
   /* The literal pieces between placeholders, trimmed, outer empty ones gone. */
   function piecesOf(pattern) {
-    var pieces = squash(pattern).split(PLACEHOLDER).map(function (p) { return p.trim(); });
+    var text = squash(pattern);
+    if (text.indexOf("{") < 0) return text ? [text] : [];  // most patterns: no placeholder
+    var pieces = text.split(PLACEHOLDER).map(function (p) { return p.trim(); });
     while (pieces.length && pieces[0] === "") pieces.shift();
     while (pieces.length && pieces[pieces.length - 1] === "") pieces.pop();
     return pieces;
@@ -50,9 +53,12 @@
    * The regex is compiled only once its longest piece is found in the paste:
    * most candidates never get that far. */
   function exact(pieces) {
-    var literal = pieces.join("").length;
+    var literal = 0, longest = "";
+    for (var i = 0; i < pieces.length; i++) {
+      literal += pieces[i].length;
+      if (pieces[i].length > longest.length) longest = pieces[i];
+    }
     if (literal < MIN_LITERAL) return null;
-    var longest = pieces.reduce(function (a, b) { return b.length > a.length ? b : a; });
     var regex = null;
     return {
       literal: literal,
@@ -81,6 +87,7 @@
     matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length))) : null;
     return matcher;
   }
+
 
   /* How much a matcher's pattern is worth in the paste, found whole or with
    * its prefix dropped; 0 when it is not there. */
