@@ -117,12 +117,13 @@
   }
 
   // [regex, how its groups become names]: "name" (aliases strong, first part
-  // weak), "repo" (github.com/owner/name), "package" (dotted: first part
+  // weak), "stdlib" (weak: most tracebacks pass through Python's own
+  // library), "repo" (github.com/owner/name), "package" (dotted: first part
   // strong, the rest weak), "path" (a `::` path: its first part).
   var NAME_RULES = [
     [/node_modules[\/\\]((?:@[\w.-]+[\/\\])?[\w.-]+)/g, "name"],
     [/(?:site|dist)-packages[\/\\]([\w.-]+)/g, "name"],
-    [/[\/\\]python\d(?:\.\d+)*[\/\\](?!site-packages|dist-packages)(\w+)[\/\\.]/g, "name"],
+    [/[\/\\]python\d(?:\.\d+)*[\/\\](?!site-packages|dist-packages)(\w+)[\/\\.]/g, "stdlib"],
     [/\.cargo[\/\\]registry[\/\\]src[\/\\][^\/\\\s]+[\/\\]([A-Za-z_][\w-]*?)-\d+\.\d+\.\d+/g, "name"],
     [/\.cargo[\/\\]git[\/\\]checkouts[\/\\]([A-Za-z_][\w-]*?)-[0-9a-f]{6,}/g, "name"],
     [/\bgithub\.com[\/:]([\w.-]+\/[\w.-]+)/g, "repo"],
@@ -164,6 +165,8 @@
           while (parts.length > 1 && DOMAINS.indexOf(parts[0]) >= 0) parts.shift();
           if (!parts.length || BUILTIN_ROOTS.indexOf(parts[0]) >= 0) continue;
           parts.forEach(function (part, i) { nameAliases(part).forEach(function (k) { addName(names, k, i ? WEAK : STRONG); }); });
+        } else if (rule[1] === "stdlib") {
+          nameAliases(name).forEach(function (k) { addName(names, k, WEAK); });
         } else if (rule[1] === "path") {
           if (BUILTIN_ROOTS.indexOf(name) < 0) addAliases(names, name, STRONG);
         } else {

@@ -127,7 +127,8 @@ def pytest_terminal_summary(terminalreporter):
                 f"top-3 {f['top3']:6.1%}  MRR {f['mrr']:.3f}")
 
 
-SEARCH_SCRIPTS = ["vendor/lunr-2.3.9/lunr.min.js", "search-paste.js", "search-match.js", "search-core.js"]
+SEARCH_SCRIPTS = ["vendor/lunr-2.3.9/lunr.min.js", "search-tokens.js", "search-paste.js", "search-match.js",
+                  "search-rank.js", "search-core.js"]  # in the order base.html loads them
 
 
 @pytest.fixture(scope="session")
