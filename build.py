@@ -1,52 +1,11 @@
 #!/usr/bin/env python3
-"""Build the error-index site: `python build.py [--records DIR] [--out DIR] [--base-url URL]`."""
+"""Build the error-index site: `python build.py [options]`; also `serve` and `check`
+(`python build.py --help`). The commands live in errorsite/cli.py."""
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-from pathlib import Path
 
-from errorsite.pipeline import build, summary_line
-from errorsite.urls import normalize_base_url
-
-DEFAULT_BASE_URL = "http://localhost:8000/"
-
-
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="build.py", description=__doc__)
-    parser.add_argument("--records", type=Path, default=Path("records"),
-                        help="folder of record JSON files, searched recursively (default: records)")
-    parser.add_argument("--out", type=Path, default=Path("site"),
-                        help="output folder, replaced whole when the build succeeds (default: site)")
-    parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                        help="absolute URL the site is served from, e.g. https://example.org/errors/ "
-                             f"(default: {DEFAULT_BASE_URL})")
-    parser.add_argument("--strict", action="store_true",
-                        help="fail, writing nothing, if any record is bad")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                        help="processes rendering record pages (default: one per CPU)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
-    args = parser.parse_args(argv)
-    try:
-        args.base_url = normalize_base_url(args.base_url)
-    except ValueError as error:
-        parser.error(str(error))
-    if not args.records.is_dir():
-        parser.error(f"--records: {args.records} is not a folder")
-    if args.out.resolve() in (args.records.resolve(), *args.records.resolve().parents):
-        parser.error("--out must not be the records folder or one of its parents")
-    return args
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    result = build(args.records, args.out, args.base_url, strict=args.strict,
-                   report=lambda line: print(line, file=sys.stderr), jobs=args.jobs)
-    if not args.quiet or not result.written:
-        print(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
-    return 0 if result.written else 1
-
+from errorsite.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

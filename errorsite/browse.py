@@ -1,5 +1,6 @@
 """Step 3, render (continued): the pages people browse by — home, repository,
-tag, error type and severity listings — plus sitemap, robots.txt and 404."""
+tag, error type and severity listings — plus sitemap, robots.txt, 404 and the
+OpenSearch description."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -40,10 +41,10 @@ def entry(r: Record) -> Entry:
                  r.error_type, urls.type_path(r.error_type))
 
 
-def paginate(listing: str, items: list) -> Iterable[tuple[str, list, Pagination]]:
-    count = max(1, -(-len(items) // urls.PAGE_SIZE))
+def paginate(listing: str, items: list, size: int = urls.PAGE_SIZE) -> Iterable[tuple[str, list, Pagination]]:
+    count = max(1, -(-len(items) // size))
     for number in range(1, count + 1):
-        chunk = items[(number - 1) * urls.PAGE_SIZE: number * urls.PAGE_SIZE]
+        chunk = items[(number - 1) * size: number * size]
         yield urls.page_path(listing, number), chunk, Pagination(
             number, count,
             urls.page_path(listing, number - 1) if number > 1 else None,
@@ -64,13 +65,13 @@ def listing_pages(env, listing: str, heading: str, intro: str, records: list[Rec
     entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
     return [render(env, "listing.html", path, heading=heading, intro=intro, entries=chunk,
                    pagination=pagination, canonical=env.globals["site"].absolute(path))
-            for path, chunk, pagination in paginate(listing, entries)]
+            for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"])]
 
 
 def directory_pages(env, listing: str, heading: str, intro: str, items: list[Link]) -> list[Page]:
     return [render(env, "directory.html", path, heading=heading, intro=intro, items=chunk,
                    pagination=pagination, canonical=env.globals["site"].absolute(path))
-            for path, chunk, pagination in paginate(listing, items)]
+            for path, chunk, pagination in paginate(listing, items, env.globals["page_size"])]
 
 
 def counted(groups: dict[str, tuple[str, list[Record]]]) -> list[Link]:
@@ -82,8 +83,8 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
     kinds = (  # (groups, listing title, directory path, directory title)
         (group(records, lambda r: [r.repo], urls.repo_path), "Errors raised in {}", urls.REPOS_PATH, "Repositories"),
         (group(records, lambda r: r.tags, urls.tag_path), "Errors tagged “{}”", urls.TAGS_PATH, "Tags"),
-        (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", "types/", "Error types"),
-        (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", "severities/", "Severities"),
+        (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", urls.TYPES_PATH, "Error types"),
+        (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", urls.SEVERITIES_PATH, "Severities"),
     )
     pages: list[Page] = []
     for groups, title, directory, directory_title in kinds:
@@ -122,3 +123,10 @@ def sitemap(site: urls.Site, paths: list[str]) -> Page:
 
 def robots(site: urls.Site) -> Page:
     return Page("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.absolute('sitemap.xml')}\n".encode())
+
+
+def opensearch(env: jinja2.Environment) -> Page:
+    """Lets a browser add the site as a search engine: its keyword, then the
+    pasted error, lands on the search page with `?q=`."""
+    return render(env, "opensearch.xml", urls.OPENSEARCH_PATH,
+                  short_name=env.globals["site_name"][:16])  # the format allows 16 characters

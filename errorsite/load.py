@@ -77,3 +77,8 @@ def load_static(static_dir: Path) -> dict[str, bytes]:
     """The site's own assets (CSS, JS, vendored lunr.js), by path below static/."""
     return {path.relative_to(static_dir).as_posix(): path.read_bytes()
             for path in sorted(static_dir.rglob("*")) if path.is_file()}
+
+
+def load_json(path: Path) -> object:
+    """A file the build itself wrote (a shard's outcomes), parsed; OSError or ValueError if unreadable."""
+    return json.loads(path.read_text(encoding="utf-8"))

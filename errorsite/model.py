@@ -106,14 +106,50 @@ class Record:
 
 
 class Problem(NamedTuple):
-    """One thing wrong with one input file, printed as `path: field: message`."""
+    """One thing wrong with one input file, printed as `path: field: message`.
+    A `dropped` problem cost only that value: the record was still built."""
 
     path: str
     field: str
     message: str
+    dropped: bool = False
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.field}: {self.message}"
+        return f"{self.path}: {self.field}: {'dropped: ' if self.dropped else ''}{self.message}"
+
+
+class Summary(NamedTuple):
+    """What the global steps (listings, search, sitemap) need of one record,
+    and nothing more: small enough to keep for every record of a large build,
+    and to pass between processes and shards. Attribute names match Record's."""
+
+    source_file: str
+    id: str
+    repo: str
+    slug: str
+    message: str
+    pattern: str | None
+    error_code: str | None
+    error_type: str
+    error_class: str | None
+    severity: str
+    file_path: str | None
+    tags: tuple[str, ...]
+    analyzed_at: str | None
+    content_changed_at: str | None
+    card: str             # the one-paragraph summary shown on result cards
+
+    @property
+    def shown_pattern(self) -> str | None:
+        return self.pattern if self.pattern and self.pattern != self.message else None
+
+    def to_json(self) -> list:
+        return list(self)
+
+    @classmethod
+    def from_json(cls, values: list) -> "Summary":
+        summary = cls(*values)
+        return summary._replace(tags=tuple(summary.tags))
 
 
 class Page(NamedTuple):
@@ -121,3 +157,12 @@ class Page(NamedTuple):
 
     path: str
     content: bytes
+
+
+class Reuse(NamedTuple):
+    """An output file whose bytes are those of an existing file at the same
+    path, in the previous build (origin None) or in a shard's folder: the
+    writer links it instead of it being rendered again."""
+
+    path: str
+    origin: str | None = None

@@ -2,18 +2,20 @@
 prepares the values they show, and nothing here touches the disk."""
 from __future__ import annotations
 
-import multiprocessing
+import traceback
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 import jinja2
 
 from . import urls
 from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, snippet_lexer, summary
-from .model import Page, Record
+from .model import Page, Record, Summary
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SITE_NAME = "Error Index"
+SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
+                    "causes, fixes and the source that raises them.")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'")
 
@@ -23,6 +25,16 @@ CODE_SECTIONS = (  # (record attribute, anchor id, heading)
     ("type_guard", "type-guard", "Type guard"),
     ("try_catch_pattern", "try-catch", "Try/catch pattern"),
 )
+
+
+class SiteOptions(NamedTuple):
+    """What a site's config sets besides its URL (see errorsite/config.py)."""
+
+    title: str = SITE_NAME
+    description: str = SITE_DESCRIPTION
+    dataset_url: str | None = None   # the dataset's home, linked from every footer
+    page_size: int = urls.PAGE_SIZE  # entries per listing page
+    templates: Path | None = None    # a folder whose templates replace the built-in ones
 
 
 class Link(NamedTuple):
@@ -37,9 +49,21 @@ class CodeBlock(NamedTuple):
     html: str
 
 
-def environment(site: urls.Site, total_records: int) -> jinja2.Environment:
+def template_loader(overrides: Path | None) -> jinja2.BaseLoader:
+    """Built-in templates, under files of the same name in `overrides`; the
+    built-in ones stay reachable as "builtin/<name>", so an override can extend
+    the template it replaces."""
+    builtin = jinja2.FileSystemLoader(TEMPLATES)
+    loaders = [jinja2.FileSystemLoader(overrides)] if overrides else []
+    return jinja2.ChoiceLoader([*loaders, builtin, jinja2.PrefixLoader({"builtin": builtin})])
+
+
+def environment(site: urls.Site, total_records: int = 0,
+                options: SiteOptions = SiteOptions()) -> jinja2.Environment:
+    """`total_records` is shown on the home page only: a record page must not
+    change when another record is added, or no rebuild could be incremental."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
+        loader=template_loader(options.templates),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,
@@ -47,12 +71,30 @@ def environment(site: urls.Site, total_records: int) -> jinja2.Environment:
     )
     env.filters["isolate"] = isolate
     env.globals.update(
-        site=site, site_name=SITE_NAME, csp=CSP, total_records=total_records,
+        site=site, site_name=options.title, site_description=options.description,
+        dataset_url=options.dataset_url, page_size=options.page_size,
+        csp=CSP, total_records=total_records,
         asset=lambda name: urls.STATIC_PATH + name,
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
+        opensearch_path=urls.OPENSEARCH_PATH,
     )
     return env
+
+
+def template_error(error: jinja2.TemplateError) -> str:
+    """`templates/x.html:3: message`: where in which template a build failed."""
+    where = None
+    if isinstance(error, jinja2.TemplateSyntaxError) and error.filename:
+        where = f"{error.filename}:{error.lineno}"
+    else:  # Jinja rewrites tracebacks so template frames carry the template's name and line
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.endswith((".html", ".xml"))]
+        if frames:
+            where = f"{frames[-1].filename}:{frames[-1].lineno}"
+    message = error.message if isinstance(error, jinja2.TemplateSyntaxError) else str(error)
+    if isinstance(error, jinja2.TemplateNotFound):
+        message = f"template not found: {error.name}"
+    return f"{where}: {message}" if where else message
 
 
 def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:
@@ -127,26 +169,10 @@ def unique_links(labels, path_of) -> list[Link]:
     return list(seen.values())
 
 
-# Record pages are independent and rendering them is the bulk of a build, so a
-# large build spreads them over worker processes; `imap` keeps their order, so
-# the output stays deterministic.
-PARALLEL_THRESHOLD = 200
-_worker_env: jinja2.Environment | None = None
-
-
-def record_pages(site: urls.Site, total: int, records: list[Record], jobs: int) -> Iterator[Page]:
-    if jobs <= 1 or len(records) < PARALLEL_THRESHOLD:
-        env = environment(site, total)
-        yield from (record_page(env, record) for record in records)
-        return
-    with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (site, total)) as pool:
-        yield from pool.imap(_render_in_worker, records, chunksize=32)
-
-
-def _start_worker(site: urls.Site, total: int) -> None:
-    global _worker_env
-    _worker_env = environment(site, total)
-
-
-def _render_in_worker(record: Record) -> Page:
-    return record_page(_worker_env, record)
+def summarize(r: Record) -> Summary:
+    """The record as the global steps see it (see model.Summary)."""
+    return Summary(
+        source_file=r.source_file, id=r.id, repo=r.repo, slug=r.slug, message=r.message, pattern=r.pattern,
+        error_code=r.error_code, error_type=r.error_type, error_class=r.error_class, severity=r.severity,
+        file_path=r.file_path, tags=r.tags, analyzed_at=r.analyzed_at,
+        content_changed_at=r.content_changed_at, card=summary(r.documentation or r.trigger_scenarios))

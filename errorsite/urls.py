@@ -57,28 +57,39 @@ def repo_path(repo: str) -> str:
     return repo.lower() + "/"
 
 
+# Everything the site itself owns lives under "-/", which no GitHub owner, repository
+# name or slug can be (each must start with a letter or digit), so every
+# `owner/name/slug/` stays free for the dataset (GitLab's convention).
+OWN = "-/"
+REPOS_PATH = OWN + "repos/"
+TAGS_PATH = OWN + "tags/"
+TYPES_PATH = OWN + "types/"
+SEVERITIES_PATH = OWN + "severities/"
+SEARCH_PATH = OWN + "search/"
+STATIC_PATH = OWN + "static/"
+HOME_PATH = ""
+
+
 def tag_path(tag: str) -> str:
-    return f"tags/{url_segment(tag)}/"
+    return f"{TAGS_PATH}{url_segment(tag)}/"
 
 
 def type_path(error_type: str) -> str:
-    return f"types/{url_segment(error_type)}/"
+    return f"{TYPES_PATH}{url_segment(error_type)}/"
 
 
 def severity_path(severity: str) -> str:
-    return f"severities/{url_segment(severity)}/"
+    return f"{SEVERITIES_PATH}{url_segment(severity)}/"
 
 
-REPOS_PATH = "repos/"
-TAGS_PATH = "tags/"
-SEARCH_PATH = "search/"
-HOME_PATH = ""
-STATIC_PATH = "static/"
+OPENSEARCH_PATH = OWN + "opensearch.xml"       # the browser's "add search engine" file
+SCHEMA_PATH = OWN + "schema/record.v2.json"    # the JSON Schema of a record file
 
 
 def page_path(listing: str, number: int) -> str:
-    """Page `number` (from 1) of a paginated listing."""
-    return listing if number == 1 else f"{listing}page/{number}/"
+    """Page `number` (from 1) of a paginated listing: `<listing>-/page/N/`, so a
+    repository's pages never take a slug."""
+    return listing if number == 1 else f"{listing}{OWN}page/{number}/"
 
 
 def output_file(out_dir: Path, path: str) -> Path:

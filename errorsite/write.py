@@ -1,30 +1,71 @@
-"""Step 5, write: pages → files, all or nothing.
+"""Step 5, write: pages → files, all or nothing, and never over what we did not make.
 
 Pages go into a fresh folder beside the output; only when every file is
 written does that folder take the output's place, in one atomic exchange where
 the OS offers it. A build that fails or is killed leaves the old site as it was.
+
+This module alone decides what may be replaced or deleted. It replaces an
+output folder only when the folder is absent, empty, or holds the marker a
+previous build wrote; anything else needs `force`, and even then never the
+filesystem root, the home folder, the current folder, the project's own
+folders, or a parent of any of them. A `.git` inside the output (a `gh-pages`
+worktree) is carried into the new site. Builds into one output take turns on a
+lock beside it, and only the leftovers of dead builds are cleaned up.
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import errno
+import fcntl
+import json
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, Iterator
 
-from .model import Page
+from . import __version__
+from .model import Page, Reuse
 from .urls import output_file
 
+MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
+KEPT = ".git"               # carried from the old site into the new one, never deleted
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+_COUNT_LIMIT = 100_000      # stop counting a foreign folder's files here
 
 
-def write_site(out_dir: Path, pages: Iterable[Page]) -> int:
-    """Write every page under a new `out_dir`; returns the number of files."""
+class OutputRefused(Exception):
+    """The output folder may not be replaced; the message is the one line to show."""
+
+
+class WriteFailed(Exception):
+    """Writing failed part-way (disk full, read-only…); the previous site is intact."""
+
+
+def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False,
+               protected: Iterable[tuple[Path, str]] = (), report: Callable[[str], None] = print,
+               manifest: Callable[[], dict] = dict) -> int:
+    """Write every page under a new `out_dir`; returns the number of files.
+    `manifest()`, called once every page is written, goes into the marker
+    for the next build to read (see previous_manifest)."""
     out_dir = out_dir.absolute()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    remove_leftovers(out_dir)
+    protected = list(protected)
+    check_output(out_dir, force, protected)
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        with build_lock(out_dir, report):
+            check_output(out_dir, force, protected)  # again: it may have changed while we waited
+            remove_leftovers(out_dir)
+            return write_and_swap(out_dir, pages, manifest)
+    except OSError as error:
+        raise WriteFailed(f"cannot write {out_dir}: {error.strerror or error}"
+                          f"{f' ({error.filename})' if error.filename else ''}; "
+                          "the previous site is unchanged") from error
+
+
+def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Callable[[], dict]) -> int:
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     staging.mkdir()
     try:
@@ -32,14 +73,193 @@ def write_site(out_dir: Path, pages: Iterable[Page]) -> int:
         for page in pages:
             target = output_file(staging, page.path)
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "xb") as file:  # "x": two pages never share a file
-                file.write(page.content)
+            origin = Path(page.origin) if isinstance(page, Reuse) and page.origin else out_dir
+            previous = output_file(origin, page.path)
+            if isinstance(page, Reuse) or same_bytes(previous, page.content):
+                # The previous build's file, linked: its bytes and mtime stay, so a
+                # sync (rsync, aws s3 sync) uploads only what changed.
+                link_or_copy(previous, target)
+            else:
+                with open(target, "xb") as file:  # "x": two pages never share a file
+                    file.write(page.content)
             count += 1
+        marker = {**manifest(), "generator": "errorsite", "version": __version__, "files": count}
+        (staging / MARKER).write_text(json.dumps(marker, sort_keys=True, separators=(",", ":")) + "\n")
+        count += 1
+        carry_kept(out_dir, staging)
         swap_into_place(staging, out_dir)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)  # the failed build, or the old site
     return count
 
+
+def link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError as error:
+        if error.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
+            raise
+        shutil.copy2(source, target)  # another file system (a shard elsewhere): copy, mtime kept
+
+
+def same_bytes(path: Path, content: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(content) and not path.is_symlink() and path.read_bytes() == content
+    except OSError:
+        return False
+
+
+def previous_manifest(out_dir: Path) -> dict:
+    """The manifest an earlier build left in `out_dir` ({} if none), with only
+    the pages whose files are still there."""
+    try:
+        manifest = json.loads((out_dir / MARKER).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(manifest, dict) or manifest.get("generator") != "errorsite":
+        return {}
+    pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
+    manifest["pages"] = {path: key for path, key in pages.items()
+                         if isinstance(path, str) and safe_file(out_dir, path)}
+    return manifest
+
+
+def safe_file(out_dir: Path, path: str) -> bool:
+    try:
+        file = output_file(out_dir, path)
+    except ValueError:
+        return False
+    return file.is_file() and not file.is_symlink()
+
+
+# --- what may be replaced ------------------------------------------------------------
+
+def check_output(out_dir: Path, force: bool, protected: Iterable[tuple[Path, str]] = ()) -> None:
+    """Raise OutputRefused unless `out_dir` may be replaced by a new site.
+    `protected`: (folder, what it is) pairs that are never replaced, nor their parents."""
+    shown = str(out_dir)
+    if out_dir.is_symlink():
+        raise OutputRefused(f"refusing to replace {shown}: it is a symbolic link; give the folder it points to")
+    resolved = out_dir.resolve()
+    for folder, what in never_replaced(protected):
+        if resolved == folder or folder.is_relative_to(resolved):
+            raise OutputRefused(f"refusing to replace {shown}: it is {what}"
+                                f"{'' if resolved == folder else ' or one of its parents'}, never an output folder")
+    if not out_dir.exists():
+        return
+    if not out_dir.is_dir():
+        raise OutputRefused(f"refusing to replace {shown}: it is a file, not a folder")
+    if force or made_by_us(out_dir):
+        return
+    count, example = foreign_files(out_dir)
+    if count:
+        many = f"over {_COUNT_LIMIT:,}" if count > _COUNT_LIMIT else f"{count:,}"
+        raise OutputRefused(f"refusing to replace {shown}: it was not made by build.py (it holds "
+                            f"{many} file{'s' if count != 1 else ''}, e.g. {example}); pass --force to replace it")
+
+
+def never_replaced(protected: Iterable[tuple[Path, str]]) -> Iterator[tuple[Path, str]]:
+    yield Path("/").resolve(), "the filesystem root"
+    yield Path.home().resolve(), "the home folder"
+    yield Path.cwd().resolve(), "the current folder"
+    for folder, what in protected:
+        yield folder.resolve(), what
+
+
+def made_by_us(out_dir: Path) -> bool:
+    try:
+        return json.loads((out_dir / MARKER).read_text()).get("generator") == "errorsite"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def foreign_files(out_dir: Path) -> tuple[int, str]:
+    """How many files the folder holds, `.git` aside, and the first one by name."""
+    count, example = 0, ""
+    for root, dirs, files in os.walk(out_dir):
+        dirs[:] = sorted(d for d in dirs if not (root == str(out_dir) and d == KEPT))
+        names = sorted(f for f in files if not (root == str(out_dir) and f == KEPT))
+        if names and not example:
+            example = Path(root, names[0]).relative_to(out_dir).as_posix()
+        count += len(names) + sum(1 for d in dirs if Path(root, d).is_symlink())
+        if count > _COUNT_LIMIT:
+            break
+    return count, example
+
+
+def carry_kept(out_dir: Path, staging: Path) -> None:
+    """Copy the old site's `.git` into the new one. A copy, not a move: a build
+    killed at any moment must leave the original where it was."""
+    kept = out_dir / KEPT
+    if kept.is_dir() and not kept.is_symlink():
+        shutil.copytree(kept, staging / KEPT, symlinks=True)
+    elif kept.exists() or kept.is_symlink():
+        shutil.copy2(kept, staging / KEPT, follow_symlinks=False)
+
+
+# --- taking turns, and cleaning up after dead builds ------------------------------------
+
+@contextmanager
+def build_lock(out_dir: Path, report: Callable[[str], None]):
+    """One build at a time per output folder. The lock file beside it is
+    removed when the build ends (the OS releases a killed build's lock), so a
+    lock is only held on the file that is still at that path."""
+    path = out_dir.with_name(f".{out_dir.name}.lock")
+    waited = False
+    while True:
+        lock = open(path, "a+")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not waited:
+                report(f"waiting for another build into {out_dir} to finish")
+                waited = True
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if os.fstat(lock.fileno()).st_ino == os.stat(path).st_ino:
+                break  # still the lock file: ours
+        except FileNotFoundError:
+            pass  # its holder removed it as we waited: take a fresh one
+        lock.close()
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+        lock.close()
+
+
+def remove_leftovers(out_dir: Path) -> None:
+    """Staging folders of builds that died before they could clean up; a
+    previous site caught mid-swap is put back first. A live build's are kept."""
+    dead = [p for p in sorted(out_dir.parent.glob(f".{out_dir.name}.*-*"))
+            if p.name.rsplit(".", 1)[-1].split("-")[0] in ("building", "old") and not alive(p)]
+    if not out_dir.exists():
+        for old in (p for p in dead if ".old-" in p.name):
+            os.rename(old, out_dir)
+            dead.remove(old)
+            break
+    for leftover in dead:
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def alive(leftover: Path) -> bool:
+    """Whether the build that made `.NAME.building-PID` is still running."""
+    try:
+        pid = int(leftover.name.rsplit("-", 1)[1])
+    except ValueError:
+        return True  # not one of ours: leave it alone
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# --- the swap -------------------------------------------------------------------------
 
 def swap_into_place(staging: Path, out_dir: Path) -> None:
     """Afterwards `out_dir` holds the new site and `staging` the old one (if any)."""
@@ -64,16 +284,3 @@ def _exchange(a: Path, b: Path) -> bool:
         return False
     result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     return result == 0
-
-
-def remove_leftovers(out_dir: Path) -> None:
-    """Staging folders of builds that were killed before they could clean up;
-    a previous site caught mid-swap is put back first."""
-    if not out_dir.exists():
-        for old in sorted(out_dir.parent.glob(f".{out_dir.name}.old-*")):
-            os.rename(old, out_dir)
-            break
-    for leftover in out_dir.parent.glob(f".{out_dir.name}.building-*"):
-        shutil.rmtree(leftover, ignore_errors=True)
-    for leftover in out_dir.parent.glob(f".{out_dir.name}.old-*"):
-        shutil.rmtree(leftover, ignore_errors=True)

@@ -9,7 +9,7 @@
   function loadEngine() {
     if (!engine) {
       var get = function (name) {
-        return fetch(ROOT + "search/" + name).then(function (response) {
+        return fetch(ROOT + "-/search/" + name).then(function (response) {
           if (!response.ok) throw new Error(name + ": HTTP " + response.status);
           return response.json();
         });

@@ -32,6 +32,25 @@ def need_shared() -> None:
         pytest.skip(f"{SHARED_RECORDS} is absent: tests on the shared real records need ../shared/")
 
 
+def site_files(records, site, static, options=None) -> dict[str, bytes]:
+    """Every file of a site made in memory, as the pipeline makes it: the record
+    pages, then the global pages made from the records' summaries."""
+    from errorsite.pipeline import Collected, global_pages
+    from errorsite.render import SiteOptions, environment, record_page, summarize
+    options = options or SiteOptions()
+    collected = Collected()
+    env = environment(site, options=options)
+    record_pages = [record_page(env, record) for record in records]
+    collected.summaries = [summarize(record) for record in records]
+    collected.html_paths = [page.path for page in record_pages]
+    result: dict[str, bytes] = {}
+    for page in [*record_pages, *global_pages(site, collected, static, options)]:
+        assert page.path not in result, f"two pages at {page.path}"
+        assert isinstance(page.content, bytes)
+        result[page.path] = page.content
+    return result
+
+
 def build_quietly(records: Path, out: Path, base_url: str = "http://127.0.0.1:1/errors/", **kwargs):
     lines: list[str] = []
     result = build(records, out, base_url, report=lines.append, **kwargs)
@@ -112,6 +131,23 @@ def copy_records(names: list[str], dest: Path) -> Path:
     for name in names:
         shutil.copy(SHARED_RECORDS / name, dest / name)
     return dest
+
+
+SLOW_BY_NAME = {  # slow without a browser: real processes killed, big corpora
+    "test_a_build_killed_at_any_moment_leaves_the_previous_site_untouched",
+}
+
+
+def pytest_collection_modifyitems(items):
+    """`pytest -m "not slow"` is the fast loop: it leaves out every test that
+    drives Chromium, every property test and the few named above."""
+    for item in items:
+        browser = "browser" in getattr(item, "fixturenames", ())
+        if browser:
+            item.add_marker(pytest.mark.browser)
+        if (browser or getattr(getattr(item, "obj", None), "is_hypothesis_test", False)
+                or item.originalname in SLOW_BY_NAME):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -31,8 +31,8 @@ def search(page, query):
     page.page.wait_for_timeout(50)
 
 
-@pytest.mark.parametrize("path", ["", GROUPNORM_PATH, "tags/rust/", "repos/", "types/validation/",
-                                  "severities/error/", "search/?q=dtype", "nlohmann/json/"])
+@pytest.mark.parametrize("path", ["", GROUPNORM_PATH, "-/tags/rust/", "-/repos/", "-/types/validation/",
+                                  "-/severities/error/", "-/search/?q=dtype", "nlohmann/json/"])
 def test_pages_load_without_errors(shared_site, page, path):
     open_page(page, shared_site.base_url + path)
     assert page.page.locator("h1").count() == 1
@@ -40,7 +40,7 @@ def test_pages_load_without_errors(shared_site, page, path):
 
 
 def test_pasted_error_finds_the_record_and_opens_it(shared_site, page):
-    open_page(page, shared_site.base_url + "search/")
+    open_page(page, shared_site.base_url + "-/search/")
     search(page, GROUPNORM)
     first = page.page.locator("#search-results > li").first.locator("a").first
     assert urlsplit(first.get_attribute("href")).path == "/errors/" + GROUPNORM_PATH
@@ -53,7 +53,7 @@ def test_pasted_error_finds_the_record_and_opens_it(shared_site, page):
 
 
 def test_query_is_shareable_and_enter_opens_top_hit(shared_site, page):
-    open_page(page, shared_site.base_url + "search/?q=" + "kv_cache_enabled%3Dtrue")
+    open_page(page, shared_site.base_url + "-/search/?q=" + "kv_cache_enabled%3Dtrue")
     page.page.wait_for_selector("#search-results > li")
     assert page.page.input_value("#search-input") == "kv_cache_enabled=true"
     page.page.locator("#search-input").press("Enter")
@@ -62,7 +62,7 @@ def test_query_is_shareable_and_enter_opens_top_hit(shared_site, page):
 
 
 def test_arrow_keys_move_through_results(shared_site, page):
-    open_page(page, shared_site.base_url + "search/")
+    open_page(page, shared_site.base_url + "-/search/")
     search(page, "pydantic")
     items = page.page.locator("#search-results > li")
     assert items.count() >= 3
@@ -75,7 +75,7 @@ def test_arrow_keys_move_through_results(shared_site, page):
 
 
 def test_nonsense_query_says_no_results(shared_site, page):
-    open_page(page, shared_site.base_url + "search/")
+    open_page(page, shared_site.base_url + "-/search/")
     search(page, "zzqxv wobblefrotz")
     assert page.page.locator("#search-results > li").count() == 0
     assert "No results" in page.page.locator("#search-status").inner_text()
@@ -90,7 +90,7 @@ def test_slash_focuses_search_from_any_page(shared_site, page):
     assert page.page.evaluate("document.activeElement.id") == "search-input"
     page.page.keyboard.type("GroupNorm")
     page.page.keyboard.press("Enter")
-    page.page.wait_for_url(re.compile(r".*/errors/search/\?q=GroupNorm"))
+    page.page.wait_for_url(re.compile(r".*/errors/-/search/\?q=GroupNorm"))
     page.page.wait_for_selector("#search-results > li")
     assert parse_qs(urlsplit(page.page.url).query)["q"] == ["GroupNorm"]
 
@@ -98,13 +98,13 @@ def test_slash_focuses_search_from_any_page(shared_site, page):
 @pytest.mark.parametrize("query", ["Error: dtype mismatch in mul, lhs: F32", "a+b ~c ^d", ":", "+", "-", "~",
                                    "^", "*", '"', "'", "</script>", "field:term", "x" * 5000])
 def test_any_text_is_a_valid_query(shared_site, page, query):
-    open_page(page, shared_site.base_url + "search/")
+    open_page(page, shared_site.base_url + "-/search/")
     search(page, query)
     assert page.errors == []
 
 
 def test_enter_right_after_typing_opens_the_top_hit(shared_site, page):
-    open_page(page, shared_site.base_url + "search/")
+    open_page(page, shared_site.base_url + "-/search/")
     box = page.page.locator("#search-input")
     box.fill("TypeError: path must be a string to res.sendFile")
     box.press("Enter")  # before the as-you-type search has had time to run

@@ -13,13 +13,14 @@ and each record page must equal tests/golden/<owner>/<repo>/<slug>.html.
 
 After an intended change to the pages, rewrite the expected files with
 
-    UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_golden.py
 
 and review their diff like code before committing it.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -67,18 +68,41 @@ def test_record_page_matches_golden(built, path):
         expected_file.parent.mkdir(parents=True, exist_ok=True)
         expected_file.write_bytes(actual)
         return
-    assert expected_file.is_file(), (f"{expected_file} is missing: run "
-                                     "UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py")
+    assert expected_file.is_file(), f"{expected_file} is missing: run {REWRITE}"
     expected = expected_file.read_bytes()
     if actual != expected:
-        # Show the first differing line, not two 30 KB blobs.
-        for number, (a, e) in enumerate(zip(actual.splitlines(), expected.splitlines()), 1):
-            if a != e:
-                pytest.fail(f"{path} differs from {expected_file} at line {number}:\n"
-                            f"  expected: {e.decode()[:300]}\n  actual:   {a.decode()[:300]}\n"
-                            "If the change is intended: UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py")
-        pytest.fail(f"{path} differs from {expected_file} in length "
-                    f"({len(actual)} bytes, expected {len(expected)})")
+        pytest.fail(f"{path} differs from {expected_file}:\n{first_difference(expected, actual)}\n"
+                    f"{locked_versions_note()}"
+                    f"If the change is intended: {REWRITE}, then review the diff")
+
+
+REWRITE = "UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_golden.py"
+
+
+def first_difference(expected: bytes, actual: bytes, context: int = 2) -> str:
+    """The first differing lines as a short unified diff, each line cut around
+    the first differing character, so a one-character change is visible."""
+    old, new = expected.decode().splitlines(), actual.decode().splitlines()
+    line = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    a, b = (old[line] if line < len(old) else ""), (new[line] if line < len(new) else "")
+    column = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, column - 60)
+    around = slice(start, column + 100)
+    out = [f"first difference at line {line + 1}, column {column + 1}:"]
+    out += [f"    {text[:200]}" for text in old[max(0, line - context):line]]
+    out += [f"  - {a[around]}", f"  + {b[around]}"]
+    return "\n".join(out)
+
+
+def locked_versions_note() -> str:
+    """Golden pages are made with the locked Pygments; say so when this one differs."""
+    import pygments
+    lock = Path(__file__).resolve().parent.parent / "requirements-test.lock"
+    locked = re.search(r"^pygments==(\S+)", lock.read_text(), re.M) if lock.is_file() else None
+    if locked and locked.group(1) != pygments.__version__:
+        return (f"Pygments here is {pygments.__version__}, the golden pages are made with the locked "
+                f"{locked.group(1)} (requirements-test.lock): install the lock file, or re-lock with .ci/lock.\n")
+    return ""
 
 
 def test_record_paths_are_what_the_site_decides(built):

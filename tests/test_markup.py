@@ -56,7 +56,7 @@ def test_markdown_refuses_dangerous_links(source):
     ("[a](https://example.org/x?y=1#z)", "https://example.org/x?y=1#z"),
     ("[a](mailto:someone@example.org)", "mailto:someone@example.org"),
     ("[a](../other/)", "../other/"),
-    ("[a](/errors/tags/x/)", "/errors/tags/x/"),
+    ("[a](/errors/-/tags/x/)", "/errors/-/tags/x/"),
     ("[a](#solutions)", "#solutions"),
     ("<https://example.org/auto>", "https://example.org/auto"),
 ])

@@ -11,9 +11,9 @@ import pytest
 
 from errorsite import urls
 from errorsite.model import Problem, Record
-from errorsite.pipeline import BuildResult, build, site_pages, summary_line
+from errorsite.pipeline import BuildResult, build, summary_line
 from errorsite.validate import validate
-from tests.conftest import build_quietly
+from tests.conftest import build_quietly, site_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad"
 GOOD = FIXTURES / "good-dataclass-on-model.json"
@@ -35,12 +35,7 @@ RECORDS = [make(1, tags=["python", "a"]), make(2, repo="spf13/cobra", tags=["go"
 
 
 def pages(records=RECORDS, site=SITE) -> dict[str, bytes]:
-    result: dict[str, bytes] = {}
-    for page in site_pages(site, records, STATIC):
-        assert page.path not in result, f"two pages at {page.path}"
-        assert isinstance(page.content, bytes)
-        result[page.path] = page.content
-    return result
+    return site_files(records, site, STATIC)
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +45,12 @@ def site() -> dict[str, bytes]:
 
 def test_every_kind_of_file_is_there(site):
     expected = {
-        "", "404.html", "search/", "search/index.json", "search/docs.json", "search/names.json", "sitemap.xml",
-        "robots.txt",
-        ".nojekyll", "static/style.css", "static/search-core.js", "static/vendor/lunr-2.3.9/lunr.min.js",
+        "", "404.html", "-/search/", "-/search/index.json", "-/search/docs.json", "-/search/names.json",
+        "sitemap.xml", "robots.txt", ".nojekyll", "-/static/style.css", "-/static/search-core.js",
+        "-/static/vendor/lunr-2.3.9/lunr.min.js",
         "pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/", "spf13/cobra/error-2/",
-        "pydantic/pydantic/", "spf13/cobra/", "repos/", "tags/", "tags/python/", "tags/a/", "tags/go/",
-        "tags/pydantic/", "types/", "types/usage/", "types/parse/", "severities/", "severities/error/",
+        "pydantic/pydantic/", "spf13/cobra/", "-/repos/", "-/tags/", "-/tags/python/", "-/tags/a/", "-/tags/go/",
+        "-/tags/pydantic/", "-/types/", "-/types/usage/", "-/types/parse/", "-/severities/", "-/severities/error/",
     }
     assert expected <= set(site)
     assert not {p for p in site if p.endswith("/") and "page/" in p}
@@ -89,25 +84,26 @@ def test_robots_nojekyll_and_404(site):
 
 
 def test_search_files_are_json_with_one_doc_per_record(site):
-    docs = json.loads(site["search/docs.json"])
+    docs = json.loads(site["-/search/docs.json"])
     assert len(docs) == len(RECORDS)
-    index = json.loads(site["search/index.json"])
+    index = json.loads(site["-/search/index.json"])
     assert isinstance(index, dict) and index
-    names = json.loads(site["search/names.json"])
+    names = json.loads(site["-/search/names.json"])
     assert names["spf13/cobra"] == names["cobra"] == ["spf13/cobra"]
-    for raw in (site["search/docs.json"], site["search/index.json"], site["search/names.json"]):
+    for raw in (site["-/search/docs.json"], site["-/search/index.json"], site["-/search/names.json"]):
         assert b"<" not in raw and b">" not in raw
 
 
 def test_stylesheet_carries_the_pygments_themes(site):
-    css = site["static/style.css"].decode()
+    css = site["-/static/style.css"].decode()
     assert css.startswith("body{}\n")
     assert ".highlight" in css and "prefers-color-scheme: dark" in css
 
 
-def test_records_are_rendered_in_url_order(site):
-    order = [p for p in site if p.count("/") == 3 and not p.startswith(("tags/", "types/", "severities/", "static/"))]
-    assert order == ["pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/", "spf13/cobra/error-2/"]
+def test_search_docs_are_in_url_order_whatever_the_file_order():
+    docs = json.loads(pages(list(reversed(RECORDS)))["-/search/docs.json"])
+    assert [doc[2] for doc in docs] == ["pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/",
+                                        "spf13/cobra/error-2/"]
 
 
 def test_same_records_same_bytes_in_any_order():
@@ -120,8 +116,8 @@ def test_same_records_same_bytes_in_any_order():
 
 def test_no_records_still_makes_a_site():
     empty = pages([])
-    assert {"", "404.html", "search/", "sitemap.xml", "robots.txt", "search/docs.json"} <= set(empty)
-    assert json.loads(empty["search/docs.json"]) == []
+    assert {"", "404.html", "-/search/", "sitemap.xml", "robots.txt", "-/search/docs.json"} <= set(empty)
+    assert json.loads(empty["-/search/docs.json"]) == []
 
 
 # --- build and summary_line ---------------------------------------------------------------

@@ -138,7 +138,7 @@ def assert_shows_every_field(r: Record, doc: Doc) -> None:
         if code:
             assert squash(code) in text, code[:60]
     for tag in r.tags:
-        assert doc.find("a", href=BASE + "tags/" + urls.url_segment(tag) + "/"), tag
+        assert doc.find("a", href=BASE + "-/tags/" + urls.url_segment(tag) + "/"), tag
     assert r.github_url in hrefs
     if r.line_number is not None:
         assert line_url(r) in hrefs
@@ -176,8 +176,8 @@ def test_header(doc):
     assert squash(doc.inner(doc.one("p", class_="pattern"))) == \
         "Pattern: Cannot create a Pydantic dataclass from {cls} as it is already a Pydantic model"
     assert doc.inner(doc.one("a", class_="severity severity-error")) == "error"
-    assert doc.one("a", class_="severity severity-error")["attrs"]["href"] == "/errors/severities/error/"
-    assert [doc.inner(a) for a in doc.find("a", href="/errors/types/usage/")] == ["usage"]
+    assert doc.one("a", class_="severity severity-error")["attrs"]["href"] == "/errors/-/severities/error/"
+    assert [doc.inner(a) for a in doc.find("a", href="/errors/-/types/usage/")] == ["usage"]
     assert [doc.inner(a) for a in doc.find("a", href="/errors/pydantic/pydantic/")] == ["pydantic/pydantic"] * 2
 
 
@@ -203,10 +203,10 @@ def test_facts(doc):
 def test_tags_link_to_tag_pages(doc):
     [ul] = doc.find("ul", class_="tags")
     links = [(e["attrs"]["href"], doc.inner(e)) for e in doc.elements
-             if e["tag"] == "a" and e["attrs"].get("href", "").startswith("/errors/tags/")
-             and e["attrs"]["href"] != "/errors/tags/"]  # the nav link to all tags
-    assert links == [("/errors/tags/python/", "python"), ("/errors/tags/pydantic/", "pydantic"),
-                     ("/errors/tags/dataclass/", "dataclass"), ("/errors/tags/basemodel/", "basemodel")]
+             if e["tag"] == "a" and e["attrs"].get("href", "").startswith("/errors/-/tags/")
+             and e["attrs"]["href"] != "/errors/-/tags/"]  # the nav link to all tags
+    assert links == [("/errors/-/tags/python/", "python"), ("/errors/-/tags/pydantic/", "pydantic"),
+                     ("/errors/-/tags/dataclass/", "dataclass"), ("/errors/-/tags/basemodel/", "basemodel")]
 
 
 def test_section_headings_have_ids_and_self_links(doc):
@@ -272,7 +272,7 @@ def test_head(doc):
     assert doc.meta("twitter:card") == "summary"
     assert doc.meta("twitter:title") == title
     assert doc.one("html")["attrs"]["data-root"] == "/errors/"
-    assert doc.one("link", rel="stylesheet")["attrs"]["href"] == "/errors/static/style.css"
+    assert doc.one("link", rel="stylesheet")["attrs"]["href"] == "/errors/-/static/style.css"
 
 
 def test_ids_are_unique(doc):
@@ -280,10 +280,11 @@ def test_ids_are_unique(doc):
     assert len(ids) == len(set(ids))
 
 
-def test_footer_counts_records():
+def test_a_record_page_does_not_depend_on_the_number_of_records():
+    """Adding a record must not change every other record's page."""
     record = minimal()
-    assert "Error Index · 1 error record · Home" in squash(page_of(record, total=1).text)
-    assert "Error Index · 34 error records · Home" in squash(page_of(record, total=34).text)
+    assert page_of(record, total=1).text == page_of(record, total=34).text
+    assert "Error Index · Home · Search" in squash(page_of(record, total=1).text)
 
 
 # --- what is absent ------------------------------------------------------------------
@@ -381,7 +382,7 @@ def test_untrusted_text_is_escaped_everywhere(good):
 def test_unique_links_merge_labels_sharing_a_url():
     links = unique_links(["Rust", "rust", "C++", "c", "kv-cache"], urls.tag_path)
     assert [(link.label, link.path) for link in links] == [
-        ("Rust", "tags/rust/"), ("C++", "tags/c/"), ("kv-cache", "tags/kv-cache/")]
+        ("Rust", "-/tags/rust/"), ("C++", "-/tags/c/"), ("kv-cache", "-/tags/kv-cache/")]
 
 
 def test_line_url_replaces_the_fragment(good):

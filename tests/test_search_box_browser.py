@@ -41,7 +41,7 @@ def first_hit(page) -> str:
 
 def test_a_pasted_traceback_reaches_the_search_with_its_lines(shared_site, clipboard_page):
     page = clipboard_page
-    open_search(page, shared_site.base_url + "search/")
+    open_search(page, shared_site.base_url + "-/search/")
     box = page.page.locator("#search-input")
     one_line = box.bounding_box()["height"]
     page.page.evaluate("text => navigator.clipboard.writeText(text)", TRACEBACK)
@@ -56,7 +56,7 @@ def test_a_pasted_traceback_reaches_the_search_with_its_lines(shared_site, clipb
 
 
 def test_a_link_with_line_breaks_restores_them(shared_site, page):
-    url = shared_site.base_url + "search/?q=" + TRACEBACK.replace("\n", "%0A").replace("`", "%60").replace(" ", "+")
+    url = shared_site.base_url + "-/search/?q=" + TRACEBACK.replace("\n", "%0A").replace("`", "%60").replace(" ", "+")
     open_search(page, url)
     assert page.page.input_value("#search-input") == TRACEBACK
     assert first_hit(page) == KV_CACHE
@@ -71,7 +71,7 @@ def test_shift_enter_starts_a_line_and_enter_searches(shared_site, page):
     page.page.keyboard.type("input rank")
     assert page.page.input_value("#search-input") == "GroupNorm\ninput rank"
     page.page.keyboard.press("Enter")
-    page.page.wait_for_url(re.compile(r".*/errors/search/\?q=.*"))
+    page.page.wait_for_url(re.compile(r".*/errors/-/search/\?q=.*"))
     assert parse_qs(urlsplit(page.page.url).query)["q"][0].replace("\r\n", "\n") == "GroupNorm\ninput rank"
     assert page.page.input_value("#search-input") == "GroupNorm\ninput rank"
     assert first_hit(page) == "/errors/huggingface/candle/input-rank-for-groupnorm-should-be-at-least-3/"

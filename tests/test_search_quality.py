@@ -30,7 +30,7 @@ def expected_path(query: dict) -> str:
 
 def run_queries(page, base_url: str, queries: list[dict]) -> list[tuple[dict, list[str]]]:
     """Each query put into the search page; the result links, best first."""
-    page.goto(base_url + "search/")
+    page.goto(base_url + "-/search/")
     page.wait_for_load_state("networkidle")
     outcomes = []
     for query in queries:
@@ -100,7 +100,7 @@ def distractor_site(tmp_path_factory):
     for path in SHARED_RECORDS.glob("*.json"):
         shutil.copy(path, records / path.name)
     server, out = serve_site(tmp_path_factory.mktemp("quality-site"), records)
-    built = json.loads((out / "search/docs.json").read_text(encoding="utf-8"))
+    built = json.loads((out / "-/search/docs.json").read_text(encoding="utf-8"))
     assert len(built) == DISTRACTORS + len(real), "some distractors were rejected by validation"
     yield server, records
     server.close()

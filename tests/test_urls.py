@@ -24,9 +24,9 @@ def test_record_path_is_lowercased_repo_then_slug():
 
 def test_listing_paths():
     assert urls.repo_path("Spf13/Cobra") == "spf13/cobra/"
-    assert urls.tag_path("Kv Cache") == "tags/kv-cache/"
-    assert urls.type_path("validation") == "types/validation/"
-    assert urls.severity_path("Error") == "severities/error/"
+    assert urls.tag_path("Kv Cache") == "-/tags/kv-cache/"
+    assert urls.type_path("validation") == "-/types/validation/"
+    assert urls.severity_path("Error") == "-/severities/error/"
 
 
 @pytest.mark.parametrize("value, segment", [
@@ -51,9 +51,9 @@ def test_url_segment(value, segment):
 
 
 def test_page_path():
-    assert page_path("tags/x/", 1) == "tags/x/"
-    assert page_path("tags/x/", 2) == "tags/x/page/2/"
-    assert page_path("repos/", 10) == "repos/page/10/"
+    assert page_path("-/tags/x/", 1) == "-/tags/x/"
+    assert page_path("-/tags/x/", 2) == "-/tags/x/-/page/2/"
+    assert page_path("-/repos/", 10) == "-/repos/-/page/10/"
 
 
 @pytest.mark.parametrize("url, expected", [
@@ -86,8 +86,8 @@ def test_normalize_base_url_refuses(url):
 def test_site_under_a_sub_path():
     assert SUB.base_path == "/errors/"
     assert SUB.href("") == "/errors/"
-    assert SUB.href("tags/x/") == "/errors/tags/x/"
-    assert SUB.href("static/style.css") == "/errors/static/style.css"
+    assert SUB.href("-/tags/x/") == "/errors/-/tags/x/"
+    assert SUB.href("-/static/style.css") == "/errors/-/static/style.css"
     assert SUB.absolute("") == "https://example.org/errors/"
     assert SUB.absolute("huggingface/candle/kv-cache/") == "https://example.org/errors/huggingface/candle/kv-cache/"
     assert SUB.absolute("sitemap.xml") == "https://example.org/errors/sitemap.xml"
@@ -95,21 +95,21 @@ def test_site_under_a_sub_path():
 
 def test_site_at_the_root():
     assert ROOT_SITE.base_path == "/"
-    assert ROOT_SITE.href("repos/") == "/repos/"
-    assert ROOT_SITE.absolute("repos/") == "http://localhost:8000/repos/"
+    assert ROOT_SITE.href("-/repos/") == "/-/repos/"
+    assert ROOT_SITE.absolute("-/repos/") == "http://localhost:8000/-/repos/"
 
 
 def test_href_percent_encodes_but_keeps_slashes():
-    assert SUB.href("tags/über alles/") == "/errors/tags/%C3%BCber%20alles/"
+    assert SUB.href("-/tags/über alles/") == "/errors/-/tags/%C3%BCber%20alles/"
     assert SUB.absolute("a b/") == "https://example.org/errors/a%20b/"
-    assert SUB.href("tags/a?b#c/") == "/errors/tags/a%3Fb%23c/"
+    assert SUB.href("-/tags/a?b#c/") == "/errors/-/tags/a%3Fb%23c/"
 
 
 def test_output_file_maps_folders_to_index_html(tmp_path):
     assert output_file(tmp_path, "") == tmp_path / "index.html"
-    assert output_file(tmp_path, "tags/x/") == tmp_path / "tags" / "x" / "index.html"
+    assert output_file(tmp_path, "-/tags/x/") == tmp_path / "-" / "tags" / "x" / "index.html"
     assert output_file(tmp_path, "404.html") == tmp_path / "404.html"
-    assert output_file(tmp_path, "search/index.json") == tmp_path / "search" / "index.json"
+    assert output_file(tmp_path, "-/search/index.json") == tmp_path / "-" / "search" / "index.json"
     assert output_file(tmp_path, ".nojekyll") == tmp_path / ".nojekyll"
 
 

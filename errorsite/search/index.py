@@ -9,9 +9,9 @@ from lunr.builder import Builder
 from lunr.stemmer import PorterStemmer
 
 from .. import urls
-from ..markup import summary
-from ..model import Record
+from ..model import Summary
 from ..tokens import pattern_words, tokenize
+
 
 class _LunrJsPorter(PorterStemmer):
     """lunr.py's Porter stemmer with lunr.js's rule for a final y, so that index
@@ -52,9 +52,8 @@ FIELDS = (
 )
 
 
-def search_fields(record: Record, card: str) -> dict[str, list[str]]:
-    """The tokens of each indexed field; the same tokenizer runs on queries.
-    `card` is the record's card summary, parsed once for index and cards alike."""
+def search_fields(record: Summary) -> dict[str, list[str]]:
+    """The tokens of each indexed field; the same tokenizer runs on queries."""
     pattern = record.shown_pattern
     return {
         "message": tokenize(record.message),
@@ -64,15 +63,11 @@ def search_fields(record: Record, card: str) -> dict[str, list[str]]:
         "tags": tokenize(" ".join(record.tags)),
         "repo": tokenize(record.repo),
         "file": tokenize(record.file_path or ""),
-        "summary": tokenize(card),
+        "summary": tokenize(record.card),
     }
 
 
-def card_summary(record: Record) -> str:
-    return summary(record.documentation or record.trigger_scenarios)
-
-
-def build_index(records: list[Record], cards: list[str] | None = None) -> dict:
+def build_index(records: list[Summary]) -> dict:
     if not records:  # lunr.py cannot average field lengths over no documents
         return {"version": LUNR_JS_VERSION, "fields": [name for name, _ in FIELDS],
                 "fieldVectors": [], "invertedIndex": [], "pipeline": ["stemmer"]}
@@ -84,15 +79,13 @@ def build_index(records: list[Record], cards: list[str] | None = None) -> dict:
     builder.ref("ref")
     for name, boost in FIELDS:
         builder.field(name, boost=boost)
-    cards = cards if cards is not None else [card_summary(record) for record in records]
-    for ref, (record, card) in enumerate(zip(records, cards)):
-        builder.add({"ref": str(ref), **search_fields(record, card)})
+    for ref, record in enumerate(records):
+        builder.add({"ref": str(ref), **search_fields(record)})
     return builder.build().serialize()
 
 
-def result_doc(record: Record) -> list:
+def result_doc(record: Summary) -> list:
     """[message, repo, path, type, summary, pattern]: what a result card shows
     and what the pattern matcher needs, nothing more."""
     return [record.message, record.repo, urls.record_path(record), record.error_type,
-            card_summary(record), record.shown_pattern or ""]
-
+            record.card, record.shown_pattern or ""]

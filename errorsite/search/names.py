@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Record
+from ..model import Summary
 
 # Leading folders that hold a project's code rather than name it.
 SOURCE_ROOTS = frozenset({
@@ -90,7 +90,7 @@ def path_names(file_path: str) -> list[str]:
     return []
 
 
-def record_names(record: Record) -> list[str]:
+def record_names(record: Summary) -> list[str]:
     """Every key this record's repository is known by."""
     owner, _, repo = record.repo.partition("/")
     names = [repo, *class_names(record.error_class or ""), *path_names(record.file_path or "")]
@@ -98,7 +98,7 @@ def record_names(record: Record) -> list[str]:
     return list(dict.fromkeys([f"{owner}/{repo}".lower(), *keys]))  # first: as in github.com/owner/name
 
 
-def repo_names(records: list[Record]) -> dict[str, list[str]]:
+def repo_names(records: list[Summary]) -> dict[str, list[str]]:
     """name → the repositories known by it, sorted; deterministic JSON."""
     names: dict[str, set[str]] = {}
     for record in records:

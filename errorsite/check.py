@@ -1,0 +1,80 @@
+"""`check`: load → validate, and a report of every problem, without building.
+
+Three formats of the same problems, one line each: `text` as the build prints
+them, `json` (one object per line) for a dataset's own tooling, and `github`,
+workflow commands that GitHub Actions shows as annotations on the files.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from .load import load_records
+from .model import Problem
+from .validate import validate_all
+
+FORMATS = ("text", "json", "github")
+JSON_LINE = re.compile(r"invalid JSON at line (\d+) column (\d+)")
+
+
+class CheckResult(NamedTuple):
+    files: int
+    records: int            # files that would become pages
+    problems: list[Problem]
+
+
+def check(records_dir: Path) -> CheckResult:
+    raws = load_records(records_dir)
+    records, problems = validate_all(raws)
+    return CheckResult(len(raws), len(records), problems)
+
+
+def report_lines(problems: list[Problem], format: str) -> list[str]:
+    return [FORMATTERS[format](problem) for problem in problems]
+
+
+def text_line(problem: Problem) -> str:
+    return str(problem)
+
+
+def json_line(problem: Problem) -> str:
+    return json.dumps({"file": problem.path, "field": problem.field, "message": problem.message,
+                       "level": level(problem)}, ensure_ascii=False, sort_keys=True)
+
+
+def level(problem: Problem) -> str:
+    """A dropped value is a warning (the record is still built); anything else an error."""
+    return "warning" if problem.dropped else "error"
+
+
+def github_line(problem: Problem) -> str:
+    """`::error file=…,title=…::message`, escaped as GitHub's toolkit escapes."""
+    properties = {"file": problem.path}
+    position = JSON_LINE.search(problem.message) if problem.field == "file" else None
+    if position:
+        properties.update(line=position[1], col=position[2])
+    properties["title"] = problem.field
+    props = ",".join(f"{name}={escape_property(value)}" for name, value in properties.items())
+    return f"::{level(problem)} {props}::{escape_data(problem.message)}"
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+FORMATTERS = {"text": text_line, "json": json_line, "github": github_line}
+
+
+def summary(result: CheckResult) -> str:
+    files = f"{result.files} file{'s' if result.files != 1 else ''}"
+    bad = len({problem.path for problem in result.problems})
+    if not bad:
+        return f"checked {files}: no problems"
+    built = f"{result.records} record{'s' if result.records != 1 else ''} would be built"
+    return f"checked {files}: {bad} with problems, {built}"

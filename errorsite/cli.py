@@ -1,0 +1,196 @@
+"""The command line. Each command parses its options and calls the pipeline:
+
+    python build.py [options]          build the site (the default command)
+    python build.py serve [options]    build, serve on 127.0.0.1:8000, rebuild and reload on change
+    python build.py check [options]    validate the records, build nothing
+
+Exit status: 0 success; 1 nothing written (--strict with a bad record, a
+template error) or, for `check`, any problem; 2 a usage or settings error.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable
+
+import jinja2
+
+from .check import FORMATS, check, report_lines, summary
+from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
+from .pipeline import BuildResult, assemble, build, summary_line, timing_lines
+from .shards import Shard, ShardError, parse_shard
+from .write import OutputRefused, WriteFailed
+from .render import template_error
+
+COMMANDS_HELP = """commands:
+  python build.py [options]          build the site
+  python build.py serve [options]    build, serve, rebuild and reload on change (serve --help)
+  python build.py check [options]    validate the records without building (check --help)
+  python build.py --shard K/N --out SHARD [options]    the record pages of one slice, for assemble
+  python build.py assemble SHARD... --out SITE [options] one site from all the shards (assemble --help)
+"""
+BUILD_KEYS = [key.name for key in KEYS if not key.name.startswith("serve.")]
+SERVE_KEYS = [key.name for key in KEYS if key.name != "out"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = COMMANDS.get(argv[0]) if argv else None
+    return command(argv[1:]) if command else build_command(argv)
+
+
+def parser_for(prog: str, description: str, names: list[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=COMMANDS_HELP + "\n" + keys_help())
+    add_options(parser, names)
+    return parser
+
+
+def settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Settings:
+    """The run's settings, or a usage error (exit 2) naming the key and the file."""
+    try:
+        result = resolve(args)
+    except ConfigError as error:
+        parser.error(str(error))
+    return result
+
+
+def build_command(argv: list[str]) -> int:
+    parser = parser_for("build.py", "Build the error-index site from a folder of record files.", BUILD_KEYS)
+    parser.add_argument("--force", action="store_true",
+                        help="replace --out even if it was not made by build.py (never the root, home or "
+                             "current folder, the project's folders, or a parent of one)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="render every record page again, even those unchanged since the last build")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
+    parser.add_argument("--shard", metavar="K/N", type=shard_option,
+                        help="render only slice K of N of the records into --out, with what "
+                             "`build.py assemble` needs to make the site from all N")
+    args = parser.parse_args(argv)
+    s = settings(parser, args)
+    with Progress(enabled=not args.quiet) as progress:
+        return run_build(args, lambda: build(
+            s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
+            options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
+            progress=progress.update))
+
+
+def assemble_command(argv: list[str]) -> int:
+    parser = parser_for("build.py assemble", "Make the site from the shard folders of `build.py --shard K/N` "
+                        "(all N of them, built with the same code and settings).",
+                        [name for name in BUILD_KEYS if name not in ("records", "jobs")])
+    parser.add_argument("shards", nargs="+", type=Path, metavar="SHARD", help="a shard folder")
+    parser.add_argument("--force", action="store_true", help="as for the build")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
+    args = parser.parse_args(argv)
+    s = settings(parser, args)
+    with Progress(enabled=not args.quiet) as progress:
+        return run_build(args, lambda: assemble(
+            args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
+            force=args.force, options=s.site_options, progress=progress.update))
+
+
+class Progress:
+    """On a terminal, a bar with rate and time left for the record stage (tqdm);
+    problem lines print above it. Nothing when not a terminal, or with -q."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, unit=" records", desc="records", file=sys.stderr, leave=False,
+                            smoothing=0.05, mininterval=0.25)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
+            self.bar = None
+
+    def report(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr)
+
+
+def shard_option(text: str) -> Shard:
+    try:
+        return parse_shard(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
+    """Run a build or an assemble; its outcome as lines and an exit status."""
+    try:
+        result = run()
+    except jinja2.TemplateError as error:
+        print(f"template error: {template_error(error)}\nnothing written", file=sys.stderr)
+        return 1
+    except OutputRefused as refusal:
+        print(f"build.py: {refusal}", file=sys.stderr)
+        return 2
+    except (WriteFailed, ShardError) as failure:
+        print(f"build.py: {failure}", file=sys.stderr)
+        return 1
+    if not args.quiet or not result.written:
+        print(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
+    if args.verbose:
+        print("\n".join(timing_lines(result)), file=sys.stderr)
+    return 0 if result.written else 1
+
+
+def serve_command(argv: list[str]) -> int:
+    from .serve import serve  # imports watchfiles, which only serving needs
+
+    parser = parser_for("build.py serve", "Build the site, serve it, and rebuild and reload open pages "
+                        "when a record, template or static file changes.", SERVE_KEYS)
+    args = parser.parse_args(argv)
+    s = settings(parser, args)
+    if s.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: serving on {s.host}: other machines may be able to read the site", file=sys.stderr)
+
+    def reread() -> Settings:
+        return resolve(args)
+
+    try:
+        serve(s, reread, report=lambda line: print(line, file=sys.stderr, flush=True),
+              ready=lambda url, _: print(url, flush=True))
+    except OSError as error:  # the port is taken, or the address is not ours
+        print(f"serve: cannot listen on {s.host}:{s.port}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def check_command(argv: list[str]) -> int:
+    parser = parser_for("build.py check", "Validate the records without building: every problem, "
+                        "one line each; exit status 1 if there is any.", ["records"])
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text: `file: field: message`; json: one JSON object per problem "
+                             "(file, field, message, level); github: GitHub Actions annotations "
+                             "(default: text)")
+    args = parser.parse_args(argv)
+    s = settings(parser, args)
+    result = check(s.records)
+    for line in report_lines(result.problems, args.format):
+        print(line)
+    print(summary(result), file=sys.stderr)
+    return 1 if result.problems else 0
+
+
+COMMANDS = {"serve": serve_command, "check": check_command, "assemble": assemble_command}

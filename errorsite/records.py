@@ -1,0 +1,109 @@
+"""The per-record half of the build: each record file → load → validate →
+render, on its own, in worker processes. What comes back is small: the
+problems, the record's Summary for the global steps, its page (or a Reuse of
+the previous build's page), and the key that page was made from.
+
+Rendering is a pure function of the record and of the render fingerprint (the
+generator's code, templates, static files, library versions and base URL), so
+a page whose record and fingerprint are unchanged is the previous build's page,
+byte for byte: that is what makes incremental builds correct by construction.
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+from . import __version__, urls
+from .load import load_file
+from .model import Page, Problem, Record, Reuse, Summary
+from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
+from .validate import check
+
+PACKAGE = Path(__file__).resolve().parent
+LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
+
+
+class Outcome(NamedTuple):
+    problems: list[Problem]
+    summary: Summary | None       # None: the record was rejected
+    page: Page | Reuse | None
+    key: str | None               # what the page was made from
+
+
+def render_fingerprint(site: urls.Site, options: SiteOptions, static_dir: Path) -> str:
+    """Everything besides the record that a record page depends on."""
+    digest = hashlib.sha256(f"{__version__}\0{site.base_url}\0{options!r}\0".encode())
+    for name in LIBRARIES:
+        try:
+            digest.update(f"{name}={version(name)}\0".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name}=?\0".encode())
+    for folder in (PACKAGE, TEMPLATES, static_dir, *([options.templates] if options.templates else [])):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def record_key(record: Record, fingerprint: str) -> str:
+    """A record page's cache key: its validated record, and the fingerprint."""
+    return hashlib.sha256(f"{fingerprint}\0{record!r}".encode()).hexdigest()[:32]
+
+
+class Worker:
+    """What one process needs to turn record files into outcomes."""
+
+    def __init__(self, site: urls.Site, options: SiteOptions, root: Path, fingerprint: str,
+                 previous: dict[str, str]):
+        self.site = site
+        self.options = options
+        self.root = root
+        self.fingerprint = fingerprint
+        self.previous = previous  # record path → key of the previous build's page
+        self.env = None           # made in the process that renders: Jinja environments don't pickle
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "env": None}
+
+    def __call__(self, path: Path) -> Outcome:
+        raw = load_file(path, self.root)
+        if raw.problem:
+            return Outcome([raw.problem], None, None, None)
+        checked = check(raw.path, raw.data)
+        record = checked.record
+        if record is None:
+            return Outcome(checked.problems, None, None, None)
+        key = record_key(record, self.fingerprint)
+        path = urls.record_path(record)
+        if self.previous.get(path) == key:
+            page = Reuse(path)
+        else:
+            self.env = self.env or environment(self.site, options=self.options)
+            page = record_page(self.env, record)
+        return Outcome(checked.problems, summarize(record), page, key)
+
+
+# Record files are independent and rendering them is the bulk of a build, so a
+# large build spreads them over worker processes; `imap` keeps their order, so
+# the output stays deterministic whatever the number of processes.
+PARALLEL_THRESHOLD = 200
+_worker: Worker | None = None
+
+
+def outcomes(worker: Worker, files: list[Path], jobs: int) -> Iterator[Outcome]:
+    if jobs <= 1 or len(files) < PARALLEL_THRESHOLD:
+        yield from map(worker, files)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (worker,)) as pool:
+        yield from pool.imap(_run_in_worker, files, chunksize=16)
+
+
+def _start_worker(worker: Worker) -> None:
+    global _worker
+    _worker = worker
+
+
+def _run_in_worker(path: Path) -> Outcome:
+    return _worker(path)

@@ -1,0 +1,97 @@
+"""Shards: the record stage of one build, split over machines.
+
+`build.py --shard K/N` runs the record stage on the record files whose stable
+hash falls in slice K of N, and writes their pages plus `shard.json`: each
+file's outcome (problems, Summary, page path, key). `build.py assemble`
+reads the shards' outcomes back, in the order one build would have made them,
+and runs the global stages: the same bytes as one build.
+
+Only the (de)serialization lives here; `load.load_shard` reads the file and
+the pipeline decides what to do with it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
+
+from .model import Page, Problem, Reuse, Summary
+from .records import Outcome
+
+SHARD_FILE = "shard.json"
+FORMAT = 1
+
+
+class Shard(NamedTuple):
+    number: int   # from 1
+    count: int
+
+
+class ShardEntry(NamedTuple):
+    relative: str          # the record file, relative to the records folder: the build's order
+    outcome: Outcome
+
+
+class ShardError(Exception):
+    """Shards that cannot be assembled into one site; the message says why."""
+
+
+def parse_shard(text: str) -> Shard:
+    """"2/3" → Shard(2, 3); ValueError with a message for anything else."""
+    number, _, count = text.partition("/")
+    if not (number.isdigit() and count.isdigit() and 1 <= int(number) <= int(count)):
+        raise ValueError(f"--shard must be K/N with 1 <= K <= N, got {text!r}")
+    return Shard(int(number), int(count))
+
+
+def in_shard(relative: PurePosixPath, shard: Shard) -> bool:
+    """A stable slice: the same file lands in the same shard on every machine."""
+    digest = hashlib.sha256(relative.as_posix().encode()).digest()
+    return int.from_bytes(digest[:8], "big") % shard.count == shard.number - 1
+
+
+def order_key(relative: str) -> PurePosixPath:
+    """The order `load.find_record_files` gives, so duplicates resolve as in one build."""
+    return PurePosixPath(relative)
+
+
+def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry]) -> Page:
+    data = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
+            "entries": [[e.relative, [list(p) for p in e.outcome.problems],
+                         e.outcome.summary.to_json() if e.outcome.summary else None,
+                         e.outcome.page.path if e.outcome.page else None, e.outcome.key]
+                        for e in entries]}
+    return Page(SHARD_FILE, json.dumps(data, ensure_ascii=False, sort_keys=True).encode())
+
+
+def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry]]:
+    """The shard's slice, fingerprint and entries; its pages are Reuses from `folder`."""
+    try:
+        assert isinstance(data, dict) and data["format"] == FORMAT
+        shard, fingerprint = Shard(*data["shard"]), data["fingerprint"]
+        entries = [ShardEntry(relative, Outcome(
+            [Problem(*p) for p in problems],
+            Summary.from_json(summary) if summary else None,
+            Reuse(page, str(folder)) if page else None, key))
+            for relative, problems, summary, page, key in data["entries"]]
+    except (AssertionError, KeyError, TypeError, ValueError) as error:
+        raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
+    return shard, fingerprint, entries
+
+
+def check_complete(shards: list[tuple[Path, Shard, str]], fingerprint: str) -> None:
+    """All N slices of one split, each once, made with this code and these settings."""
+    counts = {shard.count for _, shard, _ in shards}
+    if len(counts) != 1:
+        raise ShardError(f"the shards come from different splits: {sorted(counts)} slices")
+    count = counts.pop()
+    numbers = sorted(shard.number for _, shard, _ in shards)
+    if numbers != list(range(1, count + 1)):
+        missing = sorted(set(range(1, count + 1)) - set(numbers))
+        raise ShardError(f"shards of {count}: missing {', '.join(f'{n}/{count}' for n in missing) or 'none'}"
+                         f"{', and some given twice' if len(numbers) != len(set(numbers)) else ''}")
+    for folder, _, theirs in shards:
+        if theirs != fingerprint:
+            raise ShardError(f"{folder}: built with other code, templates, settings or base URL than this "
+                             "assemble; build every shard and assemble with the same ones")

@@ -1,0 +1,146 @@
+"""Parallel equals serial, and an incremental build equals a clean one, byte
+for byte, after each kind of change; unchanged files keep their inode and mtime."""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from errorsite import records as records_module
+from errorsite import render
+from tests.conftest import build_quietly
+
+pytestmark = pytest.mark.slow  # real multi-process builds of a 240-record corpus
+
+GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
+BASE = json.loads(GOOD.read_text(encoding="utf-8"))
+COUNT = 240  # above records.PARALLEL_THRESHOLD, so -j 2 really uses worker processes
+REPOS = ["pydantic/pydantic", "spf13/cobra", "redis/redis", "tags/search"]
+
+
+def record_data(i: int, **changes) -> dict:
+    data = copy.deepcopy(BASE)
+    data["record"].update(id=f"r{i:04d}", slug=f"error-number-{i}", errorMessage=f"Error number {i} went wrong",
+                          messagePattern=None, repo=REPOS[i % len(REPOS)], tags=[f"t{i % 7}", "python"],
+                          lineNumber=118 + i % 30, analyzedAt=f"2026-11-{1 + i % 28:02d}T00:00:00Z")
+    data["record"].update(changes)
+    return data
+
+
+def write_records(folder: Path, count: int = COUNT) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        (folder / f"r{i:04d}.json").write_text(json.dumps(record_data(i), indent=1), "utf-8")
+    return folder
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def stats(root: Path) -> dict[str, tuple[int, int]]:
+    return {p.relative_to(root).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def built(records: Path, out: Path, **options) -> Path:
+    result, problems = build_quietly(records, out, **options)
+    assert result.written and problems == [], problems
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    return write_records(tmp_path_factory.mktemp("corpus") / "records")
+
+
+def test_parallel_build_equals_serial(corpus, tmp_path):
+    serial = built(corpus, tmp_path / "serial", jobs=1)
+    parallel = built(corpus, tmp_path / "parallel", jobs=2)
+    assert tree(parallel) == tree(serial)
+    assert len([p for p in tree(serial) if p.endswith("/index.html")]) > COUNT
+
+
+def edit(records: Path) -> None:
+    path = records / "r0007.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["record"]["documentation"] = "Rewritten: the **new** explanation."
+    path.write_text(json.dumps(data), "utf-8")
+
+
+def add(records: Path) -> None:
+    (records / "r9999.json").write_text(json.dumps(record_data(9999, tags=["brand-new"])), "utf-8")
+
+
+def remove(records: Path) -> None:
+    (records / "r0011.json").unlink()
+
+
+def rename_slug(records: Path) -> None:
+    path = records / "r0013.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["record"]["slug"] = "a-reworded-slug"
+    path.write_text(json.dumps(data), "utf-8")
+
+
+def rename_file(records: Path) -> None:
+    (records / "r0017.json").rename(records / "renamed-file.json")
+
+
+CHANGES = {"record edited": edit, "record added": add, "record removed": remove,
+           "slug renamed": rename_slug, "file renamed": rename_file}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_incremental_equals_clean_after_a_change(corpus, tmp_path, change):
+    records = tmp_path / "records"
+    shutil.copytree(corpus, records)
+    site = built(records, tmp_path / "site", jobs=2)
+    before, old_bytes = stats(site), tree(site)
+    CHANGES[change](records)
+    result, _ = build_quietly(records, site, jobs=2)
+    clean = built(records, tmp_path / "clean", jobs=2, cache=False)
+    assert tree(site) == tree(clean)
+    # Only the changed record's page was rendered again.
+    assert result.reused >= result.records - 1 and result.reused >= COUNT - 2
+    after, new_bytes = stats(site), tree(site)
+    unchanged = [path for path, content in new_bytes.items() if old_bytes.get(path) == content]
+    assert len(unchanged) >= COUNT - 2
+    # An unchanged file is the previous build's file, linked: same inode, same mtime.
+    assert [path for path in unchanged if after[path] != before[path]] == []
+
+
+def test_a_no_op_rebuild_rewrites_no_file(corpus, tmp_path):
+    site = built(corpus, tmp_path / "site", jobs=2)
+    before = stats(site)
+    result, _ = build_quietly(corpus, site, jobs=2)
+    assert result.reused == result.records == COUNT
+    after = stats(site)
+    marker = ".errorsite.json"
+    assert {k: v for k, v in after.items() if k != marker} == {k: v for k, v in before.items() if k != marker}
+
+
+def test_a_template_edit_renders_every_record_page_again(corpus, tmp_path, monkeypatch):
+    """The templates are part of every page's key: edit one, and no page is reused."""
+    site = built(corpus, tmp_path / "site", jobs=1)
+    templates = tmp_path / "templates"
+    shutil.copytree(render.TEMPLATES, templates)
+    record_html = templates / "record.html"
+    record_html.write_text(record_html.read_text().replace("</article>", "<p>edited</p></article>", 1))
+    monkeypatch.setattr(render, "TEMPLATES", templates)
+    monkeypatch.setattr(records_module, "TEMPLATES", templates)
+    result, _ = build_quietly(corpus, site, jobs=1)
+    assert result.reused == 0
+    clean = built(corpus, tmp_path / "clean", jobs=1, cache=False)
+    assert tree(site) == tree(clean)
+    assert b"<p>edited</p>" in (site / "pydantic/pydantic/error-number-0/index.html").read_bytes()
+
+
+def test_a_different_base_url_reuses_nothing(corpus, tmp_path):
+    site = built(corpus, tmp_path / "site", jobs=2)
+    result, _ = build_quietly(corpus, site, base_url="https://example.org/moved/", jobs=2)
+    assert result.reused == 0
+    assert b"https://example.org/moved/" in (site / "pydantic/pydantic/error-number-0/index.html").read_bytes()

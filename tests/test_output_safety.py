@@ -1,0 +1,239 @@
+"""Never lose data: what `--out` may replace, builds that run at once, and
+faults during the write. Every folder here is made inside tmp_path; the home
+folder a build sees is a fake one (HOME is set), never the real one."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from errorsite import write
+from tests.conftest import ROOT
+
+RECORDS = ROOT / "records"
+
+
+def run(*args, cwd: Path = ROOT, home: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if home is not None:
+        env["HOME"] = str(home)
+    return subprocess.run([sys.executable, str(ROOT / "build.py"), "--records", str(RECORDS), "-j", "1",
+                           *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def beside(out: Path) -> list[str]:
+    """What lies beside the output folder: staging folders, lock files."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
+
+
+@pytest.fixture
+def foreign(tmp_path) -> Path:
+    """A folder of the user's own, the kind a mistyped --out would hit."""
+    victim = tmp_path / "victim"
+    (victim / "docs").mkdir(parents=True)
+    (victim / "docs" / "thesis.txt").write_text("four years of work")
+    (victim / "notes.md").write_text("# notes")
+    return victim
+
+
+# --- what may be replaced -------------------------------------------------------------
+
+def test_a_folder_not_made_by_the_build_is_refused(foreign):
+    before = files(foreign)
+    done = run("--out", foreign)
+    assert done.returncode == 2
+    assert done.stderr == (f"build.py: refusing to replace {foreign}: it was not made by build.py "
+                           "(it holds 2 files, e.g. notes.md); pass --force to replace it\n")
+    assert files(foreign) == before and beside(foreign) == []
+
+
+def test_force_replaces_a_foreign_folder(foreign):
+    done = run("--out", foreign, "--force")
+    assert done.returncode == 0, done.stderr
+    assert (foreign / "index.html").is_file() and not (foreign / "docs").exists()
+    assert json.loads((foreign / write.MARKER).read_text())["generator"] == "errorsite"
+
+
+def test_an_absent_an_empty_and_an_earlier_site_are_replaced(tmp_path):
+    out = tmp_path / "site"
+    assert run("--out", out).returncode == 0
+    assert run("--out", out).returncode == 0  # holds the marker: ours
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run("--out", empty).returncode == 0
+    assert files(out) == files(empty)
+
+
+@pytest.mark.parametrize("where", ["home", "a parent of home"])
+def test_home_is_refused_even_with_force(tmp_path, where):
+    home = tmp_path / "home" / "me"
+    (home / "thesis").mkdir(parents=True)
+    (home / "thesis" / "draft.tex").write_text("x")
+    out = home if where == "home" else home.parent
+    done = run("--out", out, "--force", home=home)
+    assert done.returncode == 2
+    suffix = "" if where == "home" else " or one of its parents"
+    assert done.stderr == f"build.py: refusing to replace {out}: it is the home folder{suffix}, never an output folder\n"
+    assert (home / "thesis" / "draft.tex").read_text() == "x"
+
+
+@pytest.mark.parametrize("out, what", [
+    (".", "the current folder"),
+    ("..", "the current folder or one of its parents"),
+])
+def test_the_current_folder_and_its_parents_are_refused_even_with_force(tmp_path, out, what):
+    work = tmp_path / "project" / "work"
+    work.mkdir(parents=True)
+    (work / "main.py").write_text("print()")
+    done = run("--out", out, "--force", cwd=work)
+    assert done.returncode == 2
+    assert done.stderr == f"build.py: refusing to replace {(work / out).absolute()}: it is {what}, never an output folder\n"
+    assert (work / "main.py").is_file()
+
+
+def test_the_project_and_its_templates_are_refused_even_with_force(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # so that it is not refused as the current folder first
+    for folder, what in ((ROOT, "the project's own folder"), (ROOT / "templates", "the templates folder"),
+                         (ROOT.parent, "the project's own folder or one of its parents")):
+        with pytest.raises(write.OutputRefused, match=f"it is {what}"):
+            write.check_output(folder, force=True, protected=[(ROOT, "the project's own folder"),
+                                                               (ROOT / "templates", "the templates folder")])
+
+
+def test_a_symlinked_output_is_refused(tmp_path):
+    target = tmp_path / "real"
+    target.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    done = run("--out", link, "--force")
+    assert done.returncode == 2 and "it is a symbolic link" in done.stderr
+    assert link.is_symlink() and list(target.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["folder", "file"])
+def test_a_git_checkout_in_the_output_is_carried_over(tmp_path, kind):
+    """A gh-pages worktree has a .git file; a clone has a .git folder."""
+    out = tmp_path / "site"
+    assert run("--out", out).returncode == 0
+    if kind == "folder":
+        (out / ".git" / "refs").mkdir(parents=True)
+        (out / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n")
+    else:
+        (out / ".git").write_text("gitdir: /somewhere/.git/worktrees/site\n")
+    before = {k: v for k, v in files(out).items() if k.startswith(".git")}
+    assert run("--out", out).returncode == 0
+    assert {k: v for k, v in files(out).items() if k.startswith(".git")} == before
+    assert (out / "index.html").is_file()
+
+
+def test_a_folder_holding_only_git_is_replaced_without_force(tmp_path):
+    out = tmp_path / "pages"
+    (out / ".git").mkdir(parents=True)
+    (out / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n")
+    assert run("--out", out).returncode == 0
+    assert (out / ".git" / "HEAD").read_text() == "ref: refs/heads/gh-pages\n"
+
+
+# --- builds at the same time, and leftovers ----------------------------------------------
+
+def test_a_second_build_waits_for_the_first(tmp_path):
+    out = tmp_path / "site"
+    held, release = threading.Event(), threading.Event()
+
+    def first_build():
+        with write.build_lock(out.absolute(), lambda line: None):
+            held.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=first_build)
+    holder.start()
+    held.wait(10)
+    second = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "--records", str(RECORDS),
+                               "--out", str(out), "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    first_line = second.stderr.readline()  # printed as it starts to wait
+    assert first_line == f"waiting for another build into {out} to finish\n"
+    time.sleep(1)
+    # It waits for the lock before it stages anything.
+    assert second.poll() is None and beside(out) == [".site.lock"]
+    release.set()
+    holder.join()
+    stdout, stderr = second.communicate(timeout=300)
+    assert second.returncode == 0, stderr
+    assert (out / "index.html").is_file() and beside(out) == []
+
+
+def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(tmp_path):
+    out = tmp_path / "shared" / "site"
+    reference = tmp_path / "reference"
+    assert run("--out", reference).returncode == 0
+    command = [sys.executable, str(ROOT / "build.py"), "--records", str(RECORDS), "--out", str(out), "-j", "1"]
+    builds = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) for _ in range(2)]
+    for build in builds:
+        build.communicate(timeout=300)
+        assert build.returncode == 0
+    assert files(out) == files(reference) and beside(out) == []
+
+
+def test_a_dead_builds_leftovers_are_cleaned_and_a_live_ones_kept(tmp_path):
+    out = tmp_path / "site"
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    running = subprocess.Popen(["sleep", "60"])
+    try:
+        (tmp_path / f".site.building-{finished.pid}" / "a").mkdir(parents=True)
+        (tmp_path / f".site.building-{running.pid}" / "a").mkdir(parents=True)
+        assert run("--out", out).returncode == 0
+        assert beside(out) == [f".site.building-{running.pid}"]
+    finally:
+        running.kill()
+        running.wait()
+
+
+# --- faults: the previous site stays whole -----------------------------------------------
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 1 MB tmpfs: room for one demo site (about 0.6 MB there), not for two."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1000k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_full_disk_leaves_the_previous_site(small_disk):
+    out = small_disk / "site"
+    assert run("--out", out).returncode == 0
+    before = files(out)
+    done = run("--out", out, "--base-url", "https://example.org/elsewhere/")  # every page changes
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"build.py: cannot write {out}: No space left on device") and \
+        line.endswith("; the previous site is unchanged")
+    assert files(out) == before and beside(out) == []
+
+
+def test_a_read_only_output_parent_leaves_the_previous_site(small_disk):
+    out = small_disk / "site"
+    assert run("--out", out).returncode == 0
+    before = files(out)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    done = run("--out", out)
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"build.py: cannot write {out}: Read-only file system") and \
+        line.endswith("; the previous site is unchanged")
+    assert files(out) == before
