@@ -110,15 +110,18 @@
     // A word the index does not have matches nothing as it is: lunr is not
     // asked for it (each term costs lunr a walk of its vocabulary).
     var known = function (token) { return stem(token) in vocabulary; };
+    var core = q.core.filter(known), context = q.context.filter(known);
     var prefix = q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken);
-    var asked = prefix || q.core.some(function (t) { return known(t) || fuzzy[t]; }) || q.context.some(known);
-    if (!asked) return [];  // lunr would return every record for an empty query
+    if (!prefix && !core.length && !context.length && !Object.keys(fuzzy).length) {
+      return [];  // lunr would return every record for an empty query
+    }
+    // Terms go in stemmed (the stems are cached), so lunr skips its own
+    // stemmer, the same Porter stemmer, on each of them.
     var results = this.index.query(function (query) {
-      q.core.forEach(function (token) {
-        if (known(token)) query.term(token, { boost: 1 });
-        if (fuzzy[token]) query.term(token, { boost: FUZZY_BOOST, editDistance: 1 });
-      });
-      q.context.forEach(function (token) { if (known(token)) query.term(token, { boost: CONTEXT_BOOST }); });
+      var term = function (token, options) { options.usePipeline = false; query.term(stem(token), options); };
+      core.forEach(function (token) { term(token, { boost: 1 }); });
+      Object.keys(fuzzy).forEach(function (token) { term(token, { boost: FUZZY_BOOST, editDistance: 1 }); });
+      context.forEach(function (token) { term(token, { boost: CONTEXT_BOOST }); });
       if (prefix) {
         query.term(lastToken, { boost: PREFIX_BOOST, usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
       }

@@ -98,17 +98,19 @@
       var everyWord = coreStems.length > 0 && terms.length >= coreStems.length &&
         messageWords(coreStems, metadata) === coreStems.length;
       if (everyWord) guard = true;
+      var shared = words.length ? covered / words.length : 0;  // of the record's message words, in the paste
       return {
         ref: ref,
         doc: doc,
         terms: terms,
         named: name,
         everyWord: everyWord,
-        shared: words.length ? covered / words.length : 0,  // of the record's message words, in the paste
+        shared: shared,
         classNamed: classStems.length > 0 && namesClass(classStems, metadata),
         pattern: 0,
+        value: 0,
         score: LUNR_WEIGHT * result.score / top + QUERY_COVERAGE_WEIGHT * queryCoverage(coreStems, fuzzyStems, terms) +
-               MESSAGE_COVERAGE_WEIGHT * (words.length ? covered / words.length : 0) + NAME_WEIGHT * name,
+               MESSAGE_COVERAGE_WEIGHT * shared + NAME_WEIGHT * name,
       };
     });
     // A short pattern such as "{x} not supported" must not win over a record

@@ -44,8 +44,15 @@
     return tokens;
   }
 
+  // Stemming runs a dozen regexes; a query stems each of its words several
+  // times (common? known? coverage), and consecutive queries share most words.
+  var stems = Object.create(null), stemCount = 0;
+
   function stem(token) {
-    return lunr.stemmer(new lunr.Token(token)).toString();
+    var cached = stems[token];
+    if (cached !== undefined) return cached;
+    if (++stemCount > 50000) { stems = Object.create(null); stemCount = 1; }
+    return (stems[token] = lunr.stemmer(new lunr.Token(token)).toString());
   }
 
   function unique(items) {
