@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.corpus import write_corpus  # noqa: E402
+from errorsite.urls import SEARCH_PATH  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SHARED = ROOT.parent / "shared"
@@ -62,8 +63,8 @@ def bench_build(size: int) -> dict:
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if run.returncode != 0:
         raise SystemExit(run.stderr)
-    built = len(json.loads((site / "search/docs.json").read_text(encoding="utf-8")))
-    index, docs = site / "search/index.json", site / "search/docs.json"
+    built = len(json.loads((site / SEARCH_PATH / "docs.json").read_text(encoding="utf-8")))
+    index, docs = site / SEARCH_PATH / "index.json", site / SEARCH_PATH / "docs.json"
     site_bytes, files = folder_bytes(site)
     return {
         "records": built, "seconds": round(seconds, 1), "records_per_s": round(built / seconds),
@@ -91,11 +92,11 @@ def bench_search(size: int) -> dict:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page()
-        page.goto(server.base_url + "search/")
-        load_ms = page.evaluate("""async () => { const t = performance.now();
-            const [i, d] = await Promise.all(['index.json', 'docs.json'].map(n =>
-              fetch(document.documentElement.dataset.root + 'search/' + n).then(r => r.json())));
-            window.__engine = new ErrorSearch(i, d); return performance.now() - t; }""")
+        page.goto(server.base_url + SEARCH_PATH)
+        load_ms = page.evaluate("""async path => { const t = performance.now();
+            const [i, d, m] = await Promise.all(['index.json', 'docs.json', 'names.json'].map(n =>
+              fetch(document.documentElement.dataset.root + path + n).then(r => r.ok ? r.json() : {})));
+            window.__engine = new ErrorSearch(i, d, m); return performance.now() - t; }""", SEARCH_PATH)
         times = page.evaluate("""qs => qs.map(q => { const t = performance.now();
             window.__engine.search(q, 20); return performance.now() - t; })""", queries)
         browser.close()

@@ -55,7 +55,7 @@ def feed(site: urls.Site, site_name: str, kind: str, summaries: list[Summary], r
              f"  <link rel=\"alternate\" type=\"text/html\" href={quoteattr(site.absolute(home))}/>",
              f"  <updated>{entries[0][0] if entries else EPOCH}</updated>",
              f"  <author><name>{escape(site_name)}</name></author>",
-             f"  <generator>errorsite</generator>"]
+             "  <generator>errorsite</generator>"]
     for date, s in entries:
         summary = " · ".join([s.repo, s.error_type, s.severity]) + (f" — {s.card}" if s.card else "")
         lines += ["  <entry>",

@@ -1,4 +1,4 @@
-"""The search tokenizer. `static/search-core.js` implements the same rules for
+"""The search tokenizer. `static/search-tokens.js` implements the same rules for
 queries, and a test runs both over the real records and queries to prove it.
 
 Rules, in order:

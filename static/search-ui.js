@@ -14,8 +14,10 @@
           return response.json();
         });
       };
-      engine = Promise.all([get("index.json"), get("docs.json")]).then(function (data) {
-        return new window.ErrorSearch(data[0], data[1]);
+      // The names map only sharpens the ranking: search works without it.
+      var names = get("names.json").catch(function () { return {}; });
+      engine = Promise.all([get("index.json"), get("docs.json"), names]).then(function (data) {
+        return new window.ErrorSearch(data[0], data[1], data[2]);
       });
     }
     return engine;
@@ -134,9 +136,12 @@
       clearTimeout(timer);
       timer = setTimeout(run, 60);
     });
+    // Arrows move through results, except inside a paste of several lines,
+    // where they move the caret until it is on the first or the last line.
     input.addEventListener("keydown", function (event) {
-      if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
-      else if (event.key === "ArrowUp") { event.preventDefault(); move(-1); }
+      var value = input.value;
+      if (event.key === "ArrowDown" && value.indexOf("\n", input.selectionEnd) < 0) { event.preventDefault(); move(1); }
+      else if (event.key === "ArrowUp" && value.lastIndexOf("\n", input.selectionStart - 1) < 0) { event.preventDefault(); move(-1); }
     });
     input.form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -148,7 +153,9 @@
         }
       });
     });
-    input.value = new URL(window.location.href).searchParams.get("q") || "";
+    // A form sends a textarea's line breaks as CR LF; the box keeps LF.
+    input.value = (new URL(window.location.href).searchParams.get("q") || "").replace(/\r\n?/g, "\n");
+    fitBox(input);
     run();
   }
 
@@ -167,6 +174,26 @@
     });
   }
 
+  // ---- Search boxes: textareas, so a pasted traceback keeps its lines --------
+  // They grow with what is in them; Enter submits, Shift+Enter starts a line.
+  function fitBox(box) {
+    box.style.height = "auto";
+    var borders = box.offsetHeight - box.clientHeight;
+    box.style.height = box.scrollHeight + borders + "px";
+    box.classList.toggle("scrolls", box.scrollHeight > box.clientHeight + 1);
+  }
+
+  function searchBox(box) {
+    box.addEventListener("input", function () { fitBox(box); });
+    box.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      var button = box.form && box.form.querySelector("[type=submit]");
+      if (button) button.click();  // fires "submit", as Enter in a one-line field does
+    });
+    fitBox(box);
+  }
+
   function isTyping(target) {
     return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
   }
@@ -179,6 +206,7 @@
   });
 
   function start() {
+    Array.prototype.forEach.call(document.querySelectorAll("textarea.search-input"), searchBox);
     var list = document.getElementById("search-results");
     var input = document.getElementById("search-input");
     if (list && input) {

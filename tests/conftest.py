@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 SHARED_RECORDS = SHARED / "records"
 QUERIES = SHARED / "queries.json"
+REAL_QUERIES = SHARED / "queries-real.json"  # pastes from GitHub issues, with their source URLs
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -164,13 +165,17 @@ def pytest_terminal_summary(terminalreporter):
                 f"top-3 {f['top3']:6.1%}  MRR {f['mrr']:.3f}")
 
 
+SEARCH_SCRIPTS = ["vendor/lunr-2.3.9/lunr.min.js", "search-tokens.js", "search-paste.js", "search-match.js",
+                  "search-rank.js", "search-core.js"]  # in the order base.html loads them
+
+
 @pytest.fixture(scope="session")
 def search_core(browser):
-    """A blank page with lunr.js and static/search-core.js loaded: call the
-    search code directly with `search_core.evaluate(...)`."""
+    """A blank page with lunr.js and the search code of static/ loaded: call it
+    directly with `search_core.evaluate(...)`."""
     page = browser.new_page()
     page.set_content("<!doctype html><title>search core</title>")
-    page.add_script_tag(path=str(ROOT / "static/vendor/lunr-2.3.9/lunr.min.js"))
-    page.add_script_tag(path=str(ROOT / "static/search-core.js"))
+    for script in SEARCH_SCRIPTS:
+        page.add_script_tag(path=str(ROOT / "static" / script))
     yield page
     page.close()

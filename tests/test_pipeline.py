@@ -45,8 +45,9 @@ def site() -> dict[str, bytes]:
 
 def test_every_kind_of_file_is_there(site):
     expected = {
-        "", "404.html", "-/search/", "-/search/index.json", "-/search/docs.json", "sitemap.xml", "robots.txt",
-        ".nojekyll", "-/static/style.css", "-/static/search-core.js", "-/static/vendor/lunr-2.3.9/lunr.min.js",
+        "", "404.html", "-/search/", "-/search/index.json", "-/search/docs.json", "-/search/names.json",
+        "sitemap.xml", "robots.txt", ".nojekyll", "-/static/style.css", "-/static/search-core.js",
+        "-/static/vendor/lunr-2.3.9/lunr.min.js",
         "pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/", "spf13/cobra/error-2/",
         "pydantic/pydantic/", "spf13/cobra/", "-/repos/", "-/tags/", "-/tags/python/", "-/tags/a/", "-/tags/go/",
         "-/tags/pydantic/", "-/types/", "-/types/usage/", "-/types/parse/", "-/severities/", "-/severities/error/",
@@ -87,7 +88,9 @@ def test_search_files_are_json_with_one_doc_per_record(site):
     assert len(docs) == len(RECORDS)
     index = json.loads(site["-/search/index.json"])
     assert isinstance(index, dict) and index
-    for raw in (site["-/search/docs.json"], site["-/search/index.json"]):
+    names = json.loads(site["-/search/names.json"])
+    assert names["spf13/cobra"] == names["cobra"] == ["spf13/cobra"]
+    for raw in (site["-/search/docs.json"], site["-/search/index.json"], site["-/search/names.json"]):
         assert b"<" not in raw and b">" not in raw
 
 

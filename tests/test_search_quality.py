@@ -1,10 +1,11 @@
-"""Search quality on ../shared/queries.json, through the site's real search page
-in Chromium: without distractors, and with 5,000 distractor records whose
+"""Search quality on ../shared/queries.json and ../shared/queries-real.json
+(real pastes from GitHub issues), through the site's real search page in
+Chromium: without distractors, and with 12,000 distractor records whose
 messages are real error messages mined from the Python installed here.
 
-Fails below: pasted top-1 100%, partial top-1 95% (with distractors). Prints
-top-1, top-3 and MRR per kind, and the same for a baseline that ranks records by
-how many query words their message contains.
+Every query must rank its record first, with and without distractors. Prints
+top-1, top-3 and MRR per kind, and the same for a baseline that ranks records
+by how many query words their message contains.
 """
 from __future__ import annotations
 
@@ -15,32 +16,31 @@ from collections import defaultdict
 
 import pytest
 
-from tests.conftest import QUERIES, SHARED_RECORDS, need_shared, serve_site
+from tests.conftest import QUERIES, REAL_QUERIES, SHARED_RECORDS, need_shared, serve_site
 
 pytestmark = pytest.mark.browser
-DISTRACTORS = 5000
+DISTRACTORS = 12000
 FIGURES: dict[str, dict] = {}  # printed by conftest's pytest_terminal_summary
 
 
 def expected_path(query: dict) -> str:
-    owner, name, slug = query["expect"].removesuffix(".json").split("__")
     record = json.loads((SHARED_RECORDS / query["expect"]).read_text(encoding="utf-8"))["record"]
     return f"/errors/{record['repo'].lower()}/{record['slug']}/"
 
 
 def run_queries(page, base_url: str, queries: list[dict]) -> list[tuple[dict, list[str]]]:
-    """Each query typed into the search page; the result links, best first."""
+    """Each query put into the search page; the result links, best first."""
     page.goto(base_url + "-/search/")
     page.wait_for_load_state("networkidle")
     outcomes = []
     for query in queries:
         page.fill("#search-input", "")
         page.fill("#search-input", query["query"])
+        # The box's value, not the query: what the box kept is what was searched.
         page.wait_for_function(
-            "q => new URL(location.href).searchParams.get('q') === q && "
+            "() => new URL(location.href).searchParams.get('q') === document.getElementById('search-input').value && "
             "(document.querySelector('#search-results > li') || "
-            " /No results|noise/.test(document.getElementById('search-status').textContent))",
-            arg=query["query"])
+            " /No results|noise/.test(document.getElementById('search-status').textContent))")
         hrefs = page.eval_on_selector_all(
             "#search-results > li", "items => items.map(li => new URL(li.querySelector('a').href).pathname)")
         outcomes.append((query, hrefs))
@@ -68,7 +68,7 @@ WORD = re.compile(r"\w+")
 
 
 def word_count_baseline(records_dir, queries) -> list[tuple[dict, list[str]]]:
-    """The yardstick from the issue: rank by how many query words a message contains."""
+    """The yardstick: rank by how many query words a message contains."""
     messages = []
     for path in sorted(records_dir.glob("*.json")):
         record = json.loads(path.read_text(encoding="utf-8"))["record"]
@@ -85,7 +85,7 @@ def word_count_baseline(records_dir, queries) -> list[tuple[dict, list[str]]]:
 @pytest.fixture(scope="module")
 def queries():
     need_shared()
-    return json.loads(QUERIES.read_text(encoding="utf-8"))
+    return [query for path in (QUERIES, REAL_QUERIES) for query in json.loads(path.read_text(encoding="utf-8"))]
 
 
 @pytest.fixture(scope="module")
@@ -114,12 +114,12 @@ def test_quality_on_shared_records(shared_site, browser, queries):
     assert not misses(outcomes), misses(outcomes)
 
 
+@pytest.mark.slow
 def test_quality_with_distractors(distractor_site, browser, queries):
     server, records = distractor_site
     page = browser.new_page()
     outcomes = run_queries(page, server.base_url, queries)
     page.close()
-    result = FIGURES[f"with {DISTRACTORS} distractors"] = figures(outcomes)
+    FIGURES[f"with {DISTRACTORS} distractors"] = figures(outcomes)
     FIGURES[f"baseline word count, {DISTRACTORS} distractors"] = figures(word_count_baseline(records, queries))
-    assert result["pasted"]["top1"] == 1.0, misses(outcomes)
-    assert result["partial"]["top1"] >= 0.95, misses(outcomes)
+    assert not misses(outcomes), misses(outcomes)

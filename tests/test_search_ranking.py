@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from errorsite.render import summarize
 from errorsite.search import build_index, result_doc
 from errorsite.validate import validate
 from tests.conftest import SHARED_RECORDS, need_shared
@@ -21,7 +22,7 @@ def make_record(**fields):
     base["record"].update(fields)
     record = validate("test.json", base)
     assert not isinstance(record, list), record
-    return record
+    return summarize(record)  # what the index is built from
 
 
 def ranked(search_core, records, query) -> list[str]:
@@ -123,6 +124,7 @@ def shared_engine(search_core):
     from errorsite.load import load_records
     from errorsite.validate import validate_all
     records, _ = validate_all(load_records(SHARED_RECORDS))
+    records = [summarize(record) for record in records]
     search_core.evaluate("([index, docs]) => { window.__engine = new ErrorSearch(index, docs); }",
                          [build_index(records), [result_doc(r) for r in records]])
     return search_core

@@ -1,23 +1,43 @@
-"""Step 4, index: records → the search payload the browser loads.
-
-Two files: `-/search/index.json`, a lunr index built by lunr.py over what users
-search by, and `-/search/docs.json`, one short entry per record for result cards
-and for the pattern matcher. Both are keyed by the record's position, a small
-integer, which keeps the index compact.
+"""The lunr index over what users search by, and the short entry per record
+that result cards and the pattern matcher read. Both are keyed by the record's
+position, a small integer, which keeps the index compact.
 """
 from __future__ import annotations
 
-
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from lunr.builder import Builder
-from lunr.stemmer import stemmer
+from lunr.stemmer import PorterStemmer
 
-from . import urls
-from .model import Page, Summary, inert_json
-from .tokens import pattern_words, tokenize
+from .. import urls
+from ..model import Summary
+from ..tokens import pattern_words, tokenize
 
-INDEX_PATH = urls.SEARCH_PATH + "index.json"
-DOCS_PATH = urls.SEARCH_PATH + "docs.json"
+
+class _LunrJsPorter(PorterStemmer):
+    """lunr.py's Porter stemmer with lunr.js's rule for a final y, so that index
+    terms and the browser's query terms meet: lunr.py stems `key` to `kei` and
+    `npy` to `npy`, lunr.js to `key` and `npi`. lunr.js turns a final y into i
+    after a consonant that follows at least one letter; a test compares both."""
+
+    def step1c(self):
+        if self.ends("y") and self.k - self.k0 >= 2 and self.b[self.k - 1] not in "aeiou":
+            self.b = self.b[: self.k] + "i" + self.b[self.k + 1:]
+
+
+_PORTER = _LunrJsPorter()
+
+
+def stemmer(token, i=None, tokens=None):
+    """The pipeline step; serialized as lunr's "stemmer", which lunr.js runs on queries."""
+    return token.update(_PORTER.stem)
+
+
+stemmer.label = "stemmer"
+
+
+def stem(word: str) -> str:
+    return _PORTER.stem(word)
+
 
 # Field boosts: the message decides, then what names the error, then context.
 FIELDS = (
@@ -69,14 +89,3 @@ def result_doc(record: Summary) -> list:
     and what the pattern matcher needs, nothing more."""
     return [record.message, record.repo, urls.record_path(record), record.error_type,
             record.card, record.shown_pattern or ""]
-
-
-def search_pages(records: list[Summary]) -> list[Page]:
-    return [
-        Page(INDEX_PATH, to_json(build_index(records))),
-        Page(DOCS_PATH, to_json([result_doc(record) for record in records])),
-    ]
-
-
-def to_json(value: object) -> bytes:
-    return inert_json(value)

@@ -1,0 +1,163 @@
+/* Patterns: a record's `{placeholder}` message compiled to a matcher that
+ * finds it in a paste: exactly, with a known prefix dropped (`ERR `,
+ * `WRONGTYPE `, `error: ` — clients strip them), or within a few edits of its
+ * literal text (older wording, a typo, a line cut short).
+ *
+ * A match is worth its literal length in characters: the longest pattern found
+ * wins. A dropped prefix costs half a character, so the same text found whole
+ * ranks first; each edit costs NEAR_PENALTY characters.
+ *
+ * No DOM here: runs in the browser and under Node.
+ */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.ErrorSearchMatch = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var PLACEHOLDER = /\{[^{}\s]{0,40}\}/g;   // as errorsite/tokens.py PLACEHOLDER
+  var MIN_LITERAL = 8;  // shorter literal text would match half of any paste
+  var GAP = "[\\s\\S]{0,200}?";  // what a placeholder may stand for
+  var MAX_GAP = 200;
+  // A leading error code (Redis's `ERR`, `WRONGTYPE`, Node's `ENOENT:`) or level.
+  var DROPPABLE = /^(?:[A-Z][A-Z0-9_]{2,}:?|[Ee]rror:|[Ff]atal:|[Ww]arning:|[Pp]anic:|(?:error|warning)\[\w+\]:)\s+(?=\S)/;
+  var DROP_PENALTY = 0.5;
+  var NEAR_PENALTY = 3;
+  var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
+
+  function squash(text) {
+    text = String(text).toLowerCase();
+    return /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
+  }
+
+  function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+  }
+
+  /* The literal pieces between placeholders, trimmed, outer empty ones gone. */
+  function piecesOf(pattern) {
+    var text = squash(pattern);
+    if (text.indexOf("{") < 0) return text ? [text] : [];  // most patterns: no placeholder
+    var pieces = text.split(PLACEHOLDER).map(function (p) { return p.trim(); });
+    while (pieces.length && pieces[0] === "") pieces.shift();
+    while (pieces.length && pieces[pieces.length - 1] === "") pieces.pop();
+    return pieces;
+  }
+
+  /* What the index holds of a pattern: its text with placeholders blanked. */
+  function literalText(pattern) {
+    return String(pattern).replace(PLACEHOLDER, " ");
+  }
+
+  /* {literal, test(haystack)} for a list of pieces, or null when too short.
+   * The regex is compiled only once its longest piece is found in the paste:
+   * most candidates never get that far. */
+  function exact(pieces) {
+    var literal = 0, longest = "";
+    for (var i = 0; i < pieces.length; i++) {
+      literal += pieces[i].length;
+      if (pieces[i].length > longest.length) longest = pieces[i];
+    }
+    if (literal < MIN_LITERAL) return null;
+    var regex = null;
+    return {
+      literal: literal,
+      pieces: pieces,
+      test: function (haystack) {
+        if (haystack.indexOf(longest) < 0) return false;
+        if (!regex) regex = patternRegex(pieces);
+        return regex.test(haystack);
+      },
+    };
+  }
+
+  function patternRegex(pieces) {
+    var body = pieces.map(function (p) { return escapeRegExp(p).replace(/ /g, "\\s+"); }).join(GAP);
+    var start = /^[\p{L}\p{N}_]/u.test(pieces[0]) ? "(?<![\\p{L}\\p{N}_])" : "";
+    var end = /[\p{L}\p{N}_]$/u.test(pieces[pieces.length - 1]) ? "(?![\\p{L}\\p{N}_])" : "";
+    return new RegExp(start + body + end, "u");
+  }
+
+  /* A matcher for one pattern, or null when it has too little literal text to
+   * tell anything apart. `rest` matches it without a leading code or level. */
+  function compilePattern(pattern) {
+    var matcher = exact(piecesOf(pattern));
+    if (!matcher) return null;
+    var text = String(pattern).trim(), drop = DROPPABLE.exec(text);
+    matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length))) : null;
+    return matcher;
+  }
+
+
+  /* How much a matcher's pattern is worth in the paste, found whole or with
+   * its prefix dropped; 0 when it is not there. */
+  function exactValue(matcher, haystack) {
+    if (matcher.test(haystack)) return matcher.literal;
+    if (matcher.rest && matcher.rest.test(haystack)) return matcher.rest.literal - DROP_PENALTY;
+    return 0;
+  }
+
+  /* The fewest edits that turn `piece` into a substring of text[from, to),
+   * within k (Sellers' algorithm with Ukkonen's cut-off: O(k·n)), and where
+   * that substring ends. Text that stops early counts its missing tail as edits
+   * when `to` is the end of the text: a line cut short still matches. */
+  function approxFind(piece, text, from, to, k) {
+    var m = piece.length, col = new Array(m + 2), best = k + 1, bestEnd = -1, i, j;
+    for (i = 0; i <= m + 1; i++) col[i] = Math.min(i, k + 1);
+    var last = Math.min(k, m);
+    for (j = from; j < to && best > 0; j++) {
+      var c = text.charCodeAt(j), diagonal = 0, top = Math.min(m, last + 1);
+      for (i = 1; i <= top; i++) {
+        var old = col[i];
+        var value = diagonal + (piece.charCodeAt(i - 1) === c ? 0 : 1);
+        if (old + 1 < value) value = old + 1;
+        if (col[i - 1] + 1 < value) value = col[i - 1] + 1;
+        col[i] = value > k + 1 ? k + 1 : value;
+        diagonal = old;
+      }
+      last = top;
+      while (last > 0 && col[last] > k) last--;
+      if (last + 1 <= m) col[last + 1] = k + 1;
+      if (last === m && col[m] < best) { best = col[m]; bestEnd = j + 1; }
+    }
+    if (to === text.length && best > 0) {
+      for (i = 0; i <= last; i++) {
+        if (col[i] + m - i < best) { best = col[i] + m - i; bestEnd = to; }
+      }
+    }
+    return best <= k ? { edits: best, end: bestEnd } : null;
+  }
+
+  /* A pattern found with a few edits in its literal text: worth its literal
+   * length less NEAR_PENALTY per edit; 0 when it takes more edits than one per
+   * twelve characters (at most four), or is found exactly (exactValue's job). */
+  function nearValue(matcher, text) {
+    var budget = Math.min(4, Math.max(1, Math.floor(matcher.literal / 12)));
+    var edits = 0, position = 0;
+    for (var p = 0; p < matcher.pieces.length; p++) {
+      var piece = matcher.pieces[p];
+      var to = p === 0 ? text.length : Math.min(text.length, position + MAX_GAP + piece.length + budget);
+      if (piece.length < MIN_NEAR_PIECE) {
+        var at = text.indexOf(piece, position);
+        if (at < 0 || at >= to) return 0;
+        position = at + piece.length;
+        continue;
+      }
+      var found = approxFind(piece, text, position, to, budget - edits);
+      if (!found) return 0;
+      edits += found.edits;
+      position = found.end;
+    }
+    return edits ? matcher.literal - NEAR_PENALTY * edits : 0;
+  }
+
+  return {
+    PLACEHOLDER: PLACEHOLDER,
+    squash: squash,
+    literalText: literalText,
+    compilePattern: compilePattern,
+    exactValue: exactValue,
+    nearValue: nearValue,
+    approxFind: approxFind,
+  };
+});

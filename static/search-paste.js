@@ -1,0 +1,187 @@
+/* Reading a paste: what is noise, which lines carry the message, and which
+ * libraries the paste names (its context).
+ *
+ * No DOM here: runs in the browser and under Node. nameKey and nameAliases
+ * mirror errorsite/search/names.py; a test runs both on the same names.
+ */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.ErrorSearchPaste = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  // ---- Noise: the wrappers around a message in real terminal output --------
+  // Each rule's match leaves the message text. "context" rules keep the
+  // match's words as weak evidence (a class name, a library in a path);
+  // "drop" rules discard them (timestamps, addresses, runtime boilerplate);
+  // "frame" rules are context that is a stack frame. Every rule is anchored on
+  // shapes real messages do not have, such as file:line:col, `what():` or a
+  // leading `SomethingError:`.
+  var NOISE_RULES = [
+    ["drop", /^\s*Traceback \(most recent call last\):\s*$/gm],
+    ["frame", /^\s*File "[^"\n]*", line \d+(?:, in [^\n]*)?$/gm],
+    ["frame", /^\s*File [^\s"][^\n]*?:\d+, in [^\n]*$/gm],  // IPython: File ~/x/y.py:12, in f(a, b)
+    ["drop", /^\s*-*>\s*\d+\s/gm],                          // IPython: ---> 38 code
+    ["drop", /^\s*(?:stack backtrace:|note: run with `RUST_BACKTRACE=\S+`[^\n]*|exit status \d+|Aborted \(core dumped\))\s*$/gm],
+    ["frame", /^\s*\d+:\s+0x[0-9a-f]+ - [^\n]*$/gim],
+    ["frame", /^[^\S\n]*\d+:\s+<?&?[\w<>&]*(?:::[\w<>{}&]+)+[^\n]*$/gm],  // Rust: 3: candle_core::tensor::Tensor::add
+    ["frame", /^goroutine \d+ \[[^\]\n]*\]:?$/gm],
+    ["frame", /^\s+\S+\.go:\d+(?: \+0x[0-9a-f]+)?$/gm],
+    ["context", /\bthread '[^'\n]*' panicked at [^\s]+:\d+:\d+:?/g],
+    ["context", /\bcalled `(?:Result|Option)::(?:unwrap|expect)\(\)` on an? `(?:Err|None)` value:?/g],
+    ["context", /\bterminate called after throwing an instance of '[^'\n]*'/g],
+    ["drop", /\bwhat\(\):/g],
+    ["context", /\bException in thread "[^"\n]*"/g],
+    ["context", /^\s*Caused by:/gm],
+    ["frame", /(?:^|\s)at\s+(?:[\w$.<>\[\]]+\s+)?\(?(?:[A-Za-z]:)?[^\s()]*:\d+:\d+\)?/gm],
+    ["frame", /^\s*at\s+[\w$.<>\/\[\]]+(?:\s+\[as [^\]\n]*\])?\s*\((?:[^()\n]*:\d+|Native Method|Unknown Source|native)\)/gm],
+    ["context", /(?:[A-Za-z]:)?(?:[\w.@~-]*[\/\\])+[\w.@-]+\.\w{1,6}(?::\d+){1,2}:?/g],
+    ["drop", /\[?\b\d{4}[-\/]\d{2}[-\/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\]?/g],
+    ["drop", /\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g],
+    ["drop", /\b0x[0-9a-f]{6,}\b/gi],
+    ["drop", /^\s*(?:\[\s*)?(?:WARN(?:ING)?|ERROR|INFO|DEBUG|TRACE|FATAL|CRITICAL)\b(?:\s*\])?:?/gm],
+    ["drop", /^\s*\((?:error|err)\)\s/gim],
+    ["context", /(?:^|[\s\[(])(?:Uncaught\s+)?(?:[A-Za-z_$][\w$]*(?:\.|::))*[A-Za-z_$]*(?:Error|Exception|Warning|Reply|Err|panic)(?:\[[^\]\s]*\])?:(?=\s|$)/gm],
+  ];
+
+  /* text → {core, context, frames}: the message text, the context text, and
+   * how many stack frames were seen. */
+  function stripNoise(text) {
+    var core = String(text);
+    var context = [];
+    var frames = 0;
+    for (var i = 0; i < NOISE_RULES.length; i++) {
+      var kind = NOISE_RULES[i][0];
+      core = core.replace(NOISE_RULES[i][1], function (match) {
+        if (kind !== "drop") context.push(match);
+        if (kind === "frame") frames++;
+        return " ";
+      });
+    }
+    return { core: core, context: context.join(" "), frames: frames };
+  }
+
+  // ---- Message lines: where in a paste the message itself is ---------------
+  // Each rule's last group is message text: after `SomethingError:`, a
+  // redis-cli `(error)`, `what():`, `error:`, a log level, inside the string a
+  // `raise`/`throw` line raises, or on the line after a Rust panic.
+  var MESSAGE_RULES = [
+    /(?:^|[\s\[(])(?:Uncaught\s+)?(?:[A-Za-z_$][\w$]*(?:\.|::))*[A-Za-z_$]*(?:Error|Exception|Warning|Reply|Err|panic)(?:\[[^\]\s]*\])?:\s+(\S.*)$/,
+    /^\s*\((?:error|err)\)\s+(\S.*)$/i,
+    /\bwhat\(\):\s+(\S.*)$/,
+    /^\s*(?:error|fatal|panic)(?:\[\w+\])?:\s+(\S.*)$/i,
+    /\b(?:ERROR|FATAL|CRITICAL|SEVERE|ERRO)\b\s*\]?:?\s*(\S.*)$/,
+    /\b(?:raise|throw(?:\s+new)?)\s+[\w$.]+\(\s*[frbu]?(['"`])(.+?)(?:\1|$)/,
+    /\bpanicked at '([^'\n]+)'/,
+  ];
+  var PANIC_AT = /\bpanicked at \S+:\d+:\d+:\s*$/;
+  var MAX_MESSAGE_LINES = 8;
+
+  function messageLines(text) {
+    var lines = String(text).split(/\r?\n/), found = [];
+    for (var i = 0; i < lines.length && found.length < MAX_MESSAGE_LINES; i++) {
+      var line = lines[i].slice(0, 2000);
+      if (PANIC_AT.test(line) && i + 1 < lines.length) { found.push(lines[i + 1].slice(0, 2000)); continue; }
+      for (var r = 0; r < MESSAGE_RULES.length; r++) {
+        var match = MESSAGE_RULES[r].exec(line);
+        if (match) { found.push(match[match.length - 1]); break; }
+      }
+    }
+    return found;
+  }
+
+  // ---- Names: the libraries a paste names, for names.json -----------------
+  var GENERIC = ["error", "errors", "exception", "exceptions", "exc", "util", "utils", "base", "common",
+                 "core", "internal", "lib", "main", "types", "models", "api", "client", "clients",
+                 "server", "impl", "test", "tests", "src", "app"];
+  var PREFIXES = ["node_", "python_", "py_", "go_", "rust_", "js_"];
+  var SUFFIXES = ["_py", "_js", "_rs", "_go", "_cpp", "_rb", "_php", "_cli", "_server", "_client", "_core",
+                  "_sdk", "_lib", "_rust", "_python", "_node"];
+  var DOMAINS = ["com", "org", "io", "net", "dev", "me", "co", "edu", "gov", "uk", "de", "fr", "app"];
+  var BUILTIN_ROOTS = ["std", "core", "alloc", "java", "javax", "jdk", "sun", "kotlin", "scala",
+                       "builtins", "system", "node", "internal", "crate", "self", "super"];
+  var STRONG = 2, WEAK = 1;
+
+  function nameKey(name) {
+    return String(name).toLowerCase().replace(/[-.\s]+/g, "_").replace(/^_+|_+$/g, "");
+  }
+
+  /* The key of a name, then the key without one language or tool affix. */
+  function nameAliases(name) {
+    var key = nameKey(name);
+    if (!key || GENERIC.indexOf(key) >= 0) return [];
+    var keys = [key];
+    PREFIXES.forEach(function (p) { if (key.slice(0, p.length) === p && key.length > p.length + 1) keys.push(key.slice(p.length)); });
+    SUFFIXES.forEach(function (s) { if (key.slice(-s.length) === s && key.length > s.length + 1) keys.push(key.slice(0, -s.length)); });
+    return keys.filter(function (k, i) { return keys.indexOf(k) === i && GENERIC.indexOf(k) < 0; });
+  }
+
+  // [regex, how its groups become names]: "name" (aliases strong, first part
+  // weak), "stdlib" (weak: most tracebacks pass through Python's own
+  // library), "repo" (github.com/owner/name), "package" (dotted: first part
+  // strong, the rest weak), "path" (a `::` path: its first part).
+  var NAME_RULES = [
+    [/node_modules[\/\\]((?:@[\w.-]+[\/\\])?[\w.-]+)/g, "name"],
+    [/(?:site|dist)-packages[\/\\]([\w.-]+)/g, "name"],
+    [/[\/\\]python\d(?:\.\d+)*[\/\\](?!site-packages|dist-packages)(\w+)[\/\\.]/g, "stdlib"],
+    [/\.cargo[\/\\]registry[\/\\]src[\/\\][^\/\\\s]+[\/\\]([A-Za-z_][\w-]*?)-\d+\.\d+\.\d+/g, "name"],
+    [/\.cargo[\/\\]git[\/\\]checkouts[\/\\]([A-Za-z_][\w-]*?)-[0-9a-f]{6,}/g, "name"],
+    [/\bgithub\.com[\/:]([\w.-]+\/[\w.-]+)/g, "repo"],
+    [/\b(?:golang\.org\/x|gopkg\.in|go\.uber\.org|google\.golang\.org|k8s\.io)\/([A-Za-z][\w-]*)/g, "name"],
+    [/(?:^|[^\w.$\/\\-])((?:[a-z_][\w]*\.)+)[A-Z][\w$]*/gm, "package"],
+    [/(?:^|[^\w:])([a-z_][a-z0-9_]*)::/gm, "path"],
+    [/^[ \t]*(?:[$#>%][ \t]+)?([a-z][a-z0-9_.-]*[a-z0-9])(?=:[ \t]|[ \t]+--?[a-z])/gm, "name"],
+  ];
+
+  function addName(names, key, strength) {
+    if (key.length > 1 && !(names[key] >= strength)) names[key] = strength;
+  }
+
+  function addAliases(names, name, strength) {
+    var keys = nameAliases(name.replace(/\.(?:py|js|mjs|cjs|rs|egg-info|dist-info)$/, "").replace(/^@/, ""));
+    keys.forEach(function (key) { addName(names, key, strength); });
+    // `llama_model_load`, `redis-parser`, `@babel/core`: C functions and
+    // packages carry their library's name first.
+    var first = nameKey(name.replace(/^@/, "")).split(/[_\/]/)[0];
+    if (keys.length && first && first !== keys[0] && GENERIC.indexOf(first) < 0) addName(names, first, WEAK);
+  }
+
+  /* text → {key: strength}: every name the paste's context gives, to look up
+   * in names.json. Strong: a package, crate, module or repository named as
+   * such; weak: a part of one (the first word of `llama_model_load`). */
+  function pasteNames(text) {
+    var names = Object.create(null);
+    text = String(text).slice(0, 20000);
+    NAME_RULES.forEach(function (rule) {
+      rule[0].lastIndex = 0;
+      var match;
+      while ((match = rule[0].exec(text))) {
+        var name = match[1];
+        if (rule[1] === "repo") {
+          addName(names, name.toLowerCase().replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG);
+          addAliases(names, name.split("/")[1].replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG);
+        } else if (rule[1] === "package") {
+          var parts = name.split(".").filter(function (p) { return p.length > 1; });
+          while (parts.length > 1 && DOMAINS.indexOf(parts[0]) >= 0) parts.shift();
+          if (!parts.length || BUILTIN_ROOTS.indexOf(parts[0]) >= 0) continue;
+          parts.forEach(function (part, i) { nameAliases(part).forEach(function (k) { addName(names, k, i ? WEAK : STRONG); }); });
+        } else if (rule[1] === "stdlib") {
+          nameAliases(name).forEach(function (k) { addName(names, k, WEAK); });
+        } else if (rule[1] === "path") {
+          if (BUILTIN_ROOTS.indexOf(name) < 0) addAliases(names, name, STRONG);
+        } else {
+          addAliases(names, name, STRONG);
+        }
+      }
+    });
+    return names;
+  }
+
+  return {
+    stripNoise: stripNoise,
+    messageLines: messageLines,
+    pasteNames: pasteNames,
+    nameKey: nameKey,
+    nameAliases: nameAliases,
+  };
+});

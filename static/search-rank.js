@@ -1,0 +1,158 @@
+/* Ranking: lunr's candidates in their final order. See rank() for the order;
+ * the weights are below.
+ *
+ * No DOM here: runs in the browser and under Node.
+ */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) {
+    module.exports = factory(require("./search-tokens.js"), require("./search-match.js"));
+  } else root.ErrorSearchRank = factory(root.ErrorSearchTokens, root.ErrorSearchMatch);
+})(typeof self !== "undefined" ? self : this, function (tokens, match) {
+  "use strict";
+
+  var stem = tokens.stem, toSet = tokens.toSet;
+
+  // Weights of the final score: coverage of the query, lunr's BM25 (rarity,
+  // field boosts, context), coverage of the record's message, and a named
+  // repository (per unit of strength: 1 weak, 2 strong).
+  var QUERY_COVERAGE_WEIGHT = 1;
+  var LUNR_WEIGHT = 0.6;
+  var MESSAGE_COVERAGE_WEIGHT = 0.5;
+  var NAME_WEIGHT = 0.15;
+  var FUZZY_CREDIT = 0.5;       // a word matched only through a typo counts half
+  var NAME_FACTOR = 0.125;      // a named repository's pattern is worth 12.5% more per unit
+  var CLASS_VALUE = 4;          // a record whose error class the query names, below any pattern
+  var EXACT_SHARE = 0.25;       // share of a record's message words in the paste to try its pattern
+  var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match…
+  var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste
+  var NEAR_TEXT = 2000;
+
+  /* Within one edit, a swap of neighbours counting as one (as lunr's fuzzy does). */
+  function nearlyEqual(a, b) {
+    if (a === b) return true;
+    if (Math.abs(a.length - b.length) > 1) return false;
+    var i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    if (a.length === b.length) {
+      return a.slice(i + 1) === b.slice(i + 1) ||
+        (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+    }
+    return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+
+  /* The share of the query's own words this record matched: lunr adds scores
+   * up and has no notion of "all the words I typed are here". A word the
+   * query may have misspelt counts half when only its near form matched. */
+  function queryCoverage(coreStems, fuzzyStems, terms) {
+    if (!coreStems.length) return 0;
+    var matched = 0;
+    for (var i = 0; i < coreStems.length; i++) {
+      var best = 0, fuzzy = fuzzyStems[coreStems[i]] === true;
+      for (var j = 0; j < terms.length && best < 1; j++) {
+        if (terms[j] === coreStems[i]) best = 1;
+        else if (fuzzy && nearlyEqual(terms[j], coreStems[i])) best = FUZZY_CREDIT;
+      }
+      matched += best;
+    }
+    return matched / coreStems.length;
+  }
+
+  /* How many of the query's words this record has in its message or pattern. */
+  function messageWords(coreStems, metadata) {
+    var count = 0;
+    for (var i = 0; i < coreStems.length; i++) {
+      var fields = metadata[coreStems[i]];
+      if (fields && (fields.message || fields.pattern)) count++;
+    }
+    return count;
+  }
+
+  /* Final order:
+   * 1. a pattern found in the paste, worth its literal length (the longest
+   *    wins), less for a dropped prefix or a few edits, and 12.5% more per
+   *    unit of strength when the paste names the record's repository;
+   *    A record whose error class the query names in its text (`DTypeMismatchBinaryOp
+ *    on add`) comes after those, before the rest;
+ * 2. for a paste of stack frames with no message line, the repositories
+   *    the frames name;
+   * 3. the weighted sum of query coverage, lunr's score, message coverage and
+   *    a named repository; ties fall to the record's position. */
+  function rank(engine, text, q, results) {
+    var haystack = match.squash(text).slice(0, 20000);
+    var queryTokens = toSet(q.core.concat(q.context));
+    var top = results.length ? results[0].score : 1;
+    var coreStems = q.core.map(stem);
+    var fuzzyStems = toSet(Object.keys(q.fuzzy || {}).map(stem));
+    var named = q.named || {};
+    var classStems = (q.classes || []).map(stem);
+    var guard = false;
+    var ranked = results.map(function (result) {
+      var ref = Number(result.ref);
+      var doc = engine.docs[ref];
+      var words = engine.tokensOf(ref);
+      var covered = 0;
+      for (var i = 0; i < words.length; i++) if (queryTokens[words[i]]) covered++;
+      var metadata = result.matchData.metadata;
+      var terms = Object.keys(metadata);
+      var name = named[doc[1]] || 0;
+      var everyWord = coreStems.length > 0 && terms.length >= coreStems.length &&
+        messageWords(coreStems, metadata) === coreStems.length;
+      if (everyWord) guard = true;
+      var shared = words.length ? covered / words.length : 0;  // of the record's message words, in the paste
+      return {
+        ref: ref,
+        doc: doc,
+        terms: terms,
+        named: name,
+        everyWord: everyWord,
+        shared: shared,
+        classNamed: classStems.length > 0 && namesClass(classStems, metadata),
+        pattern: 0,
+        value: 0,
+        score: LUNR_WEIGHT * result.score / top + QUERY_COVERAGE_WEIGHT * queryCoverage(coreStems, fuzzyStems, terms) +
+               MESSAGE_COVERAGE_WEIGHT * shared + NAME_WEIGHT * name,
+      };
+    });
+    // A short pattern such as "{x} not supported" must not win over a record
+    // whose message has every word typed: when one does, only such records'
+    // patterns count. A pattern found in the paste brings its record's words
+    // along: records with less than a quarter of them there are not tried.
+    var found = false, near = [];
+    ranked.forEach(function (r) {
+      if ((guard && !r.everyWord) || r.shared < EXACT_SHARE) return;
+      var matcher = engine.matcher(r.ref);
+      if (matcher) r.pattern = match.exactValue(matcher, haystack);
+      if (r.pattern) found = true;
+      else if (matcher && r.shared >= NEAR_SHARE) near.push(r);
+    });
+    nearMatches(engine, q, near, haystack);
+    ranked.forEach(function (r) {
+      r.value = (r.pattern || (r.classNamed ? CLASS_VALUE : 0)) * (1 + NAME_FACTOR * r.named);
+      if (r.pattern) found = true;
+    });
+    var framesOnly = q.frames > 0 && !q.lines.length && !found;
+    ranked.sort(function (a, b) {
+      return (b.value - a.value) || (framesOnly ? b.named - a.named : 0) || (b.score - a.score) || (a.ref - b.ref);
+    });
+    return ranked;
+  }
+
+  function namesClass(classStems, metadata) {
+    for (var i = 0; i < classStems.length; i++) if (metadata[classStems[i]] && metadata[classStems[i]].cls) return true;
+    return false;
+  }
+
+  /* Near matches for the best-scored of the given records, tried on each
+   * message line, or on the start of the paste without one. */
+  function nearMatches(engine, q, candidates, haystack) {
+    if (!candidates.length) return;
+    var texts = q.lines.length ? q.lines.map(function (line) { return match.squash(line).slice(0, NEAR_TEXT); })
+                               : [haystack.slice(0, NEAR_TEXT)];
+    candidates.sort(function (a, b) { return b.score - a.score; }).slice(0, NEAR_CANDIDATES).forEach(function (r) {
+      var matcher = engine.matcher(r.ref);
+      for (var i = 0; i < texts.length; i++) r.pattern = Math.max(r.pattern, match.nearValue(matcher, texts[i]));
+    });
+  }
+
+  return { rank: rank };
+});

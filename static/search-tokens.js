@@ -1,0 +1,71 @@
+/* The search tokenizer, and the stemmer lunr runs on query terms. The
+ * tokenizer mirrors errorsite/tokens.py rule for rule; a test compares both on
+ * every real record and query (and the stemmer with the index's).
+ *
+ * No DOM here: runs in the browser and under Node.
+ */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory(require("./vendor/lunr-2.3.9/lunr.min.js"));
+  else root.ErrorSearchTokens = factory(root.lunr);
+})(typeof self !== "undefined" ? self : this, function (lunr) {
+  "use strict";
+
+  var CONNECTORS = "_.:=/-";
+  var CHUNK = /(?:[\p{L}\p{N}]|[_.:=\/\-])+/gu;
+  var PART = /[\p{L}\p{N}]+/gu;
+  var HAS_LETTER = /\p{L}/u;
+  var DIGITS = /^\p{N}+$/u;
+  var MAX_TOKEN = 64;
+
+  function isStopWord(word) {
+    return lunr.stopWordFilter(word) === undefined;
+  }
+
+  function trimConnectors(text) {
+    var start = 0, end = text.length;
+    while (start < end && CONNECTORS.indexOf(text[start]) >= 0) start++;
+    while (end > start && CONNECTORS.indexOf(text[end - 1]) >= 0) end--;
+    return text.slice(start, end);
+  }
+
+  function keepPart(part) {
+    return part.length > 1 && !DIGITS.test(part) && !isStopWord(part) && part.length <= MAX_TOKEN;
+  }
+
+  function tokenize(text) {
+    var tokens = [];
+    var chunks = String(text).toLowerCase().match(CHUNK) || [];
+    for (var i = 0; i < chunks.length; i++) {
+      var parts = chunks[i].match(PART) || [];
+      var whole = trimConnectors(chunks[i]);
+      if (parts.length > 1 && whole.length <= MAX_TOKEN && HAS_LETTER.test(whole)) tokens.push(whole);
+      for (var j = 0; j < parts.length; j++) if (keepPart(parts[j])) tokens.push(parts[j]);
+    }
+    return tokens;
+  }
+
+  // Stemming runs a dozen regexes; a query stems each of its words several
+  // times (common? known? coverage), and consecutive queries share most words.
+  var stems = Object.create(null), stemCount = 0;
+
+  function stem(token) {
+    var cached = stems[token];
+    if (cached !== undefined) return cached;
+    if (++stemCount > 50000) { stems = Object.create(null); stemCount = 1; }
+    return (stems[token] = lunr.stemmer(new lunr.Token(token)).toString());
+  }
+
+  function unique(items) {
+    var seen = Object.create(null), out = [];
+    for (var i = 0; i < items.length; i++) if (!seen[items[i]]) { seen[items[i]] = true; out.push(items[i]); }
+    return out;
+  }
+
+  function toSet(items) {
+    var set = Object.create(null);
+    items.forEach(function (item) { set[item] = true; });
+    return set;
+  }
+
+  return { tokenize: tokenize, stem: stem, unique: unique, toSet: toSet, DIGITS: DIGITS };
+});

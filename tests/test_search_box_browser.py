@@ -1,0 +1,78 @@
+"""The search box keeps a paste whole: a real paste of a multi-line traceback
+(clipboard and Control+V in Chromium) reaches the search with its line breaks,
+`?q=` links carry them, Enter searches and Shift+Enter starts a new line."""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.conftest import WatchedPage
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TRACEBACK = ("thread 'main' panicked at candle-examples/examples/metavoice/main.rs:100:10:\n"
+             "called `Result::unwrap()` on an `Err` value: Msg(\"kv_cache_enabled=true is not supported\")\n"
+             "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace")
+KV_CACHE = "/errors/huggingface/candle/kv-cache-enabled-true-is-not-supported/"
+
+
+@pytest.fixture
+def clipboard_page(browser):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    watched = WatchedPage(context.new_page())
+    yield watched
+    context.close()
+
+
+def open_search(page, url):
+    assert page.page.goto(url).ok
+    page.page.wait_for_load_state("networkidle")
+    # Record every text the page hands to the search engine.
+    page.page.evaluate("""() => { const search = ErrorSearch.prototype.search; window.__searched = [];
+        ErrorSearch.prototype.search = function (text, limit) { __searched.push(text); return search.call(this, text, limit); }; }""")
+
+
+def first_hit(page) -> str:
+    page.page.wait_for_selector("#search-results > li")
+    return urlsplit(page.page.locator("#search-results > li a").first.get_attribute("href")).path
+
+
+def test_a_pasted_traceback_reaches_the_search_with_its_lines(shared_site, clipboard_page):
+    page = clipboard_page
+    open_search(page, shared_site.base_url + "-/search/")
+    box = page.page.locator("#search-input")
+    one_line = box.bounding_box()["height"]
+    page.page.evaluate("text => navigator.clipboard.writeText(text)", TRACEBACK)
+    box.focus()
+    page.page.keyboard.press("Control+V")  # a trusted paste event, as a user's
+    page.page.wait_for_function("t => window.__searched.includes(t)", arg=TRACEBACK)
+    assert box.input_value() == TRACEBACK
+    assert parse_qs(urlsplit(page.page.url).query)["q"] == [TRACEBACK]  # %0A in the shareable link
+    assert first_hit(page) == KV_CACHE
+    assert box.bounding_box()["height"] > 2 * one_line  # the box grew to show the lines
+    assert page.errors == []
+
+
+def test_a_link_with_line_breaks_restores_them(shared_site, page):
+    url = shared_site.base_url + "-/search/?q=" + TRACEBACK.replace("\n", "%0A").replace("`", "%60").replace(" ", "+")
+    open_search(page, url)
+    assert page.page.input_value("#search-input") == TRACEBACK
+    assert first_hit(page) == KV_CACHE
+    assert page.errors == []
+
+
+def test_shift_enter_starts_a_line_and_enter_searches(shared_site, page):
+    open_search(page, shared_site.base_url + "huggingface/candle/input-rank-for-groupnorm-should-be-at-least-3/")
+    page.page.keyboard.press("/")
+    page.page.keyboard.type("GroupNorm")
+    page.page.keyboard.press("Shift+Enter")
+    page.page.keyboard.type("input rank")
+    assert page.page.input_value("#search-input") == "GroupNorm\ninput rank"
+    page.page.keyboard.press("Enter")
+    page.page.wait_for_url(re.compile(r".*/errors/-/search/\?q=.*"))
+    assert parse_qs(urlsplit(page.page.url).query)["q"][0].replace("\r\n", "\n") == "GroupNorm\ninput rank"
+    assert page.page.input_value("#search-input") == "GroupNorm\ninput rank"
+    assert first_hit(page) == "/errors/huggingface/candle/input-rank-for-groupnorm-should-be-at-least-3/"
+    assert page.errors == []
