@@ -232,7 +232,7 @@ def test_a_read_only_output_parent_leaves_the_previous_site(small_disk):
     assert run("--out", out).returncode == 0
     before = files(out)
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
-    done = run("--out", out)
+    done = run("--out", out, "--base-url", "https://example.org/elsewhere/")  # a build with work to do
     assert done.returncode == 1
     [line] = done.stderr.splitlines()
     assert line.startswith(f"build.py: cannot write {out}: Read-only file system") and \
