@@ -144,7 +144,7 @@ def rebuilds(records: Path, site: Path, options: str) -> dict:
 
 def missing_packages() -> list[str]:
     have = {line.split()[0] for line in sources.fingerprint().splitlines()}
-    wanted = list(sources.PACKAGES) + ["hugo"]
+    wanted = list(sources.PACKAGES) + ["time", "hugo"]
     return [p for p in wanted if p not in have and not (p == "hugo" and shutil.which("hugo"))]
 
 

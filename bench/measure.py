@@ -1,11 +1,13 @@
 """Run one command and measure it: wall time, CPU time, peak memory.
 
 CPU time is user + sys of the process and of every descendant it waited for
-(what `os.wait4` reports, like `/usr/bin/time`). Memory is given two ways:
-`peak_rss`, the largest resident set of any one process of the tree (what
-`/usr/bin/time -v` calls "Maximum resident set size"), and `peak_pss`, the
-largest *sum* over the live process tree of proportional set sizes, sampled
-every 50 ms, which is what a multi-process build really holds at once.
+(what `os.wait4` reports). Memory is given two ways: `peak_rss`, the largest
+resident set of any one process of the tree, as `/usr/bin/time` reports it
+("Maximum resident set size"), and `peak_pss`, the largest *sum* over the live
+process tree of proportional set sizes, sampled every 50 ms, which is what a
+multi-process build really holds at once. The command runs under
+/usr/bin/time because a child forked from this (large) process would carry
+our own resident set into its maximum.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import gzip, os, re, statistics, subprocess, tempfile, time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+TIME = "/usr/bin/time"   # Debian package `time`
 STAGE = re.compile(r"^\s*stage\s+(.+?):\s*([0-9.]+)\s*s\s*$", re.M)
 
 
@@ -54,9 +57,10 @@ def _pss(pids: list[int]) -> int:
 
 def run(cmd: list[str], cwd: Path | None = None, interval: float = 0.05) -> Run:
     """Run `cmd` to the end, sampling its process tree's memory as it goes."""
-    with tempfile.TemporaryFile() as out:
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as rss:
+        timed = [TIME, "-f", "%M", "-o", rss.name, *cmd] if os.access(TIME, os.X_OK) else cmd
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(timed, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
         peak_pss = 0
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -68,8 +72,10 @@ def run(cmd: list[str], cwd: Path | None = None, interval: float = 0.05) -> Run:
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
+        reported = rss.read().split()
+        peak_rss = int(reported[-1]) * 1024 if reported and reported[-1].isdigit() else usage.ru_maxrss * 1024
     stages = {name: float(sec) for name, sec in STAGE.findall(text)}
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, peak_pss, proc.returncode, text, stages)
+    return Run(wall, usage.ru_utime + usage.ru_stime, peak_rss, peak_pss, proc.returncode, text, stages)
 
 
 def checked(cmd: list[str], **kwargs) -> Run:
