@@ -105,6 +105,7 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     result = {"records": size, "seed": args.seed, "repeat": args.repeat, "cpus": os.cpu_count(),
               "date": datetime.date.today().isoformat(), "corpus_bytes": info["bytes"],
               "corpus_sha256": info["sha256"], "packages": info["packages"],
+              "repeats": sum(1 for _ in records.glob("fork*.json")),  # windows reused under a fork repo
               "ours": as_dict(measure.median_run(mine)), "floor": as_dict(floor)}
     if use_hugo:
         result.update(hugo=as_dict(measure.median_run(theirs)), hugo_version=hugo.version())
@@ -144,8 +145,9 @@ def rebuilds(records: Path, site: Path, options: str) -> dict:
 
 def missing_packages() -> list[str]:
     have = {line.split()[0] for line in sources.fingerprint().splitlines()}
-    wanted = list(sources.PACKAGES) + ["time", "hugo"]
-    return [p for p in wanted if p not in have and not (p == "hugo" and shutil.which("hugo"))]
+    tools = [tool for tool, found in (("time", os.access(measure.TIME, os.X_OK)), ("hugo", shutil.which("hugo")))
+             if not found]
+    return [p for p in sources.PACKAGES if p not in have] + tools
 
 
 def main() -> None:

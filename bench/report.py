@@ -26,6 +26,7 @@ def table(r: dict) -> str:
     n = r["records"]
     lines = [f"== {n:,} records · corpus {r['corpus_bytes'] / 1e6:.1f} MB, sha256 {r['corpus_sha256'][:12]} "
              f"(seed {r['seed']}) · {r['cpus']} CPUs, load {r['load'][0]}→{r['load'][1]} · {r['date']} ==",
+             f"   {100 * r['repeats'] / n:.0f}% of the records reuse a source window under a fork repo",
              row("", "wall", "CPU", "peak RSS", "tree PSS")]
     ours = r["ours"]
     lines.append(row(f"ours (median of {r['repeat']})", *run_cells(ours),
