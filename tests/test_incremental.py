@@ -13,11 +13,11 @@ from errorsite import records as records_module
 from errorsite import render
 from tests.conftest import build_quietly
 
-pytestmark = pytest.mark.slow  # real multi-process builds of a 240-record corpus
+pytestmark = pytest.mark.slow  # real multi-process builds of a 204-record corpus
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
 BASE = json.loads(GOOD.read_text(encoding="utf-8"))
-COUNT = 240  # above records.PARALLEL_THRESHOLD, so -j 2 really uses worker processes
+COUNT = 204  # just above records.PARALLEL_THRESHOLD, so -j 2 really uses worker processes
 REPOS = ["pydantic/pydantic", "spf13/cobra", "redis/redis", "tags/search"]
 
 
