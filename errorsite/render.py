@@ -69,6 +69,7 @@ def environment(site: urls.Site, total_records: int = 0,
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,
         keep_trailing_newline=True,
+        auto_reload=False,  # an environment lives for one build: no stat of every template per page
     )
     env.filters["isolate"] = isolate
     env.globals.update(
