@@ -135,9 +135,15 @@ def copy_records(names: list[str], dest: Path) -> Path:
     return dest
 
 
-SLOW_BY_NAME = {  # slow without a browser: real processes killed, big corpora
+SLOW_BY_NAME = {  # slow without a browser: real processes killed, builds racing, disks filled
     "test_a_build_killed_at_any_moment_leaves_the_previous_site_untouched",
+    "test_a_second_build_waits_for_the_first",
+    "test_two_builds_at_once_both_succeed_and_leave_one_whole_site",
+    "test_a_full_disk_leaves_the_previous_site",
+    "test_a_read_only_output_parent_leaves_the_previous_site",
+    "test_two_builds_are_byte_identical",
 }
+SLOW_MODULES = {"test_serve"}  # starts servers and waits for rebuilds
 
 
 def pytest_collection_modifyitems(items):
@@ -148,7 +154,7 @@ def pytest_collection_modifyitems(items):
         if browser:
             item.add_marker(pytest.mark.browser)
         if (browser or getattr(getattr(item, "obj", None), "is_hypothesis_test", False)
-                or item.originalname in SLOW_BY_NAME):
+                or item.originalname in SLOW_BY_NAME or item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES):
             item.add_marker(pytest.mark.slow)
 
 
