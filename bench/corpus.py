@@ -161,11 +161,16 @@ def write_corpus(out_dir: Path, count: int, seed: int = 0, *, reserved: Iterable
     """Write one `{owner}__{name}__{slug}.json` per record, streaming to bound memory."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    return write_docs(out_dir, iter_records(count, seed, reserved=reserved))
+
+
+def write_docs(out_dir: Path, docs: Iterable[dict]) -> int:
+    """One `<owner>__<repo>__<slug>.json` file per record document; how many were written."""
     written = 0
-    for doc in iter_records(count, seed, reserved=reserved):
+    for doc in docs:
         rec = doc["record"]
         name = "{}__{}.json".format(rec["repo"].replace("/", "__"), rec["slug"])
-        (out_dir / name).write_text(json.dumps(doc, sort_keys=False, ensure_ascii=False, indent=None), encoding="utf-8")
+        (out_dir / name).write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
         written += 1
     return written
 

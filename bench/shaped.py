@@ -20,7 +20,7 @@ from typing import Iterator
 if __package__ in (None, ""):     # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import snippets as S  # noqa: E402
-from bench.corpus import CLASS_TYPES, ERROR_TYPES, STRATEGIES, slugify  # noqa: E402
+from bench.corpus import CLASS_TYPES, ERROR_TYPES, STRATEGIES, slugify, write_docs  # noqa: E402
 from bench.sources import Window, trees, windows  # noqa: E402
 
 LANGUAGES = ("python", "go", "rust", "javascript", "java", "c", "cpp")
@@ -208,13 +208,7 @@ def write_corpus(out_dir: Path, count: int, seed: int = 0, languages: tuple = LA
     """One `{owner}__{name}__{slug}.json` per record, written as it is made."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = 0
-    for doc in iter_records(count, seed, languages):
-        rec = doc["record"]
-        name = "{}__{}.json".format(rec["repo"].replace("/", "__"), rec["slug"])
-        (out_dir / name).write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-        written += 1
-    return written
+    return write_docs(out_dir, iter_records(count, seed, languages))
 
 
 def main(argv: list[str] | None = None) -> None:

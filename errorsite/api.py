@@ -6,7 +6,7 @@
 - `-/api/repos/<owner>/<repo>.json`: that repository's records;
 - `-/code/<code>/index.json`: every record sharing an error code.
 
-Every file goes through search.to_json: sorted keys, `<`, `>` and `&` escaped.
+Every file goes through model.inert_json: sorted keys, `<`, `>` and `&` escaped.
 """
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from collections import defaultdict
 from typing import Iterator
 
 from . import urls
-from .model import FIELDS, Page, Record, Summary
-from .search import to_json
+from .model import FIELDS, Page, Record, Summary, inert_json
 
 
 def record_data(site: urls.Site, r: Record) -> dict:
@@ -26,7 +25,7 @@ def record_data(site: urls.Site, r: Record) -> dict:
 
 
 def record_json(site: urls.Site, r: Record) -> Page:
-    return Page(urls.record_json_path(r), to_json(record_data(site, r)))
+    return Page(urls.record_json_path(r), inert_json(record_data(site, r)))
 
 
 def listed(site: urls.Site, s: Summary) -> dict:
@@ -49,12 +48,12 @@ def api_pages(site: urls.Site, summaries: list[Summary]) -> Iterator[Page]:
     repos = []
     for members in by_repo(summaries).values():
         repo = members[0].repo
-        yield Page(urls.api_repo_path(repo), to_json({
+        yield Page(urls.api_repo_path(repo), inert_json({
             "repo": repo, "url": site.absolute(urls.repo_path(repo)),
             "records": [listed(site, s) for s in members]}))
         repos.append({"repo": repo, "records": len(members), "url": site.absolute(urls.repo_path(repo)),
                       "api": site.absolute(urls.api_repo_path(repo))})
-    yield Page(urls.API_REPOS_PATH, to_json({"repos": repos}))
+    yield Page(urls.API_REPOS_PATH, inert_json({"repos": repos}))
 
 
 def by_code(summaries: list[Summary]) -> dict[str, list[Summary]]:
@@ -68,6 +67,6 @@ def by_code(summaries: list[Summary]) -> dict[str, list[Summary]]:
 
 
 def code_json(site: urls.Site, code: str, members: list[Summary]) -> Page:
-    return Page(urls.code_json_path(code), to_json({
+    return Page(urls.code_json_path(code), inert_json({
         "code": code, "url": site.absolute(urls.code_path(code)),
         "records": [listed(site, s) for s in members]}))

@@ -8,11 +8,10 @@ from typing import Iterator
 import jinja2
 
 from . import urls
-from .model import Page, Summary
+from .model import Page, Summary, inert_json
 from .api import by_code, code_json
 from .browse import directory_pages, entry
 from .render import Link, card_description, render
-from .search import to_json
 
 CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
 
@@ -46,7 +45,7 @@ def oembed(site: urls.Site, site_name: str, s: Summary) -> dict:
 def oembed_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
     site, name = env.globals["site"], env.globals["site_name"]
     for s in summaries:
-        yield Page(urls.oembed_path(s), to_json(oembed(site, name, s)))
+        yield Page(urls.oembed_path(s), inert_json(oembed(site, name, s)))
 
 
 def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:

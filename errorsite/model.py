@@ -53,6 +53,11 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
+def shown_pattern(pattern: str | None, message: str) -> str | None:
+    """The pattern, only when it tells the reader more than the message."""
+    return pattern if pattern and pattern != message else None
+
+
 @dataclass(frozen=True)
 class Record:
     """One error record. Optional fields are None (or an empty tuple for lists)."""
@@ -102,8 +107,7 @@ class Record:
 
     @property
     def shown_pattern(self) -> str | None:
-        """The pattern, only when it tells the reader more than the message."""
-        return self.pattern if self.pattern and self.pattern != self.message else None
+        return shown_pattern(self.pattern, self.message)
 
 
 class Problem(NamedTuple):
@@ -142,7 +146,7 @@ class Summary(NamedTuple):
 
     @property
     def shown_pattern(self) -> str | None:
-        return self.pattern if self.pattern and self.pattern != self.message else None
+        return shown_pattern(self.pattern, self.message)
 
     def to_json(self) -> list:
         return list(self)

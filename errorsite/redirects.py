@@ -30,9 +30,8 @@ import jinja2
 
 from . import urls
 from .links import redirect_page
-from .model import Page, Summary
+from .model import Page, Summary, inert_json
 from .render import render
-from .search import to_json
 
 FORMAT = 1
 
@@ -97,7 +96,7 @@ def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Kno
 
 
 def manifest_page(known: dict[str, Known], lists: set[str]) -> Page:
-    return Page(urls.URLS_PATH, to_json({
+    return Page(urls.URLS_PATH, inert_json({
         "format": FORMAT, "lists": sorted(lists),
         "records": {i: {"path": k.path, "message": k.message, "old": list(k.old), "removed": k.removed}
                     for i, k in known.items()}}))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from contextlib import contextmanager
 from typing import Callable
 
 from .model import Problem, Summary
@@ -44,18 +45,14 @@ class Collected:
                 "sources": self.sources, "problems": [list(problem) for problem in self.problems]}
 
 
-class stage:
+@contextmanager
+def stage(collected: Collected, name: str):
     """Adds the wall time of a block (writing its pages included) to `collected.timings`."""
-
-    def __init__(self, collected: Collected, name: str):
-        self.collected, self.name = collected, name
-
-    def __enter__(self) -> None:
-        self.start = time.perf_counter()
-
-    def __exit__(self, *exc) -> None:
-        timings = self.collected.timings
-        timings[self.name] = timings.get(self.name, 0.0) + time.perf_counter() - self.start
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        collected.timings[name] = collected.timings.get(name, 0.0) + time.perf_counter() - start
 
 
 def global_key(fingerprint: str, summaries: list[Summary]) -> str:

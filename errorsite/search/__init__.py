@@ -18,16 +18,12 @@ DOCS_PATH = urls.SEARCH_PATH + "docs.json"
 NAMES_PATH = urls.SEARCH_PATH + "names.json"
 
 __all__ = ["FIELDS", "INDEX_PATH", "DOCS_PATH", "NAMES_PATH", "build_index", "result_doc", "search_fields",
-           "repo_names", "search_pages", "to_json"]
+           "repo_names", "search_pages"]
 
 
 def search_pages(records: list[Summary]) -> list[Page]:
     return [
-        Page(INDEX_PATH, to_json(build_index(records))),
-        Page(DOCS_PATH, to_json([result_doc(record) for record in records])),
-        Page(NAMES_PATH, to_json(repo_names(records))),
+        Page(INDEX_PATH, inert_json(build_index(records))),
+        Page(DOCS_PATH, inert_json([result_doc(record) for record in records])),
+        Page(NAMES_PATH, inert_json(repo_names(records))),
     ]
-
-
-def to_json(value: object) -> bytes:
-    return inert_json(value)
