@@ -1,11 +1,12 @@
 """Deterministic generator of realistic distractor error records.
 
 A search-quality test builds the real records plus thousands of distractors and
-checks that the right record still ranks first; benchmarks build 1k-100k
-records.  Both need records that look real, so each distractor wraps a real
-error message mined from installed Python code (see bench/mine.py) in a full
-schema-v2 record with templated prose.  Output depends only on (count, seed)
-and on the installed Python files.
+checks that the right record still ranks first.  It needs messages that read
+like real ones, so each distractor wraps a real error message mined from
+installed Python code (see bench/mine.py) in a full schema-v2 record with
+templated prose.  Output depends only on (count, seed) and on the installed
+Python files.  These records are cheaper to build than real ones (12-line
+windows, short code fields), so the benchmarks use bench/shaped.py instead.
 
     python bench/corpus.py --count 5000 --out /tmp/corpus5k [--seed 0] [--stats]
 """

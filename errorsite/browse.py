@@ -3,7 +3,6 @@ tag, error type and severity listings — plus sitemap, robots.txt, 404 and the
 OpenSearch description."""
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Callable, Iterable, NamedTuple
 
 import jinja2

@@ -57,6 +57,10 @@ def settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Setti
     return result
 
 
+PREVIOUS_HELP = ("the -/urls.json of the site as deployed, when --out does not hold the last build: every "
+                 "URL it lists keeps working (a redirect, or a 'removed' page)")
+
+
 def build_command(argv: list[str]) -> int:
     parser = parser_for("build.py", "Build the error-index site from a folder of record files.", BUILD_KEYS)
     parser.add_argument("--force", action="store_true",
@@ -69,13 +73,14 @@ def build_command(argv: list[str]) -> int:
     parser.add_argument("--shard", metavar="K/N", type=shard_option,
                         help="render only slice K of N of the records into --out, with what "
                              "`build.py assemble` needs to make the site from all N")
+    parser.add_argument("--previous-manifest", metavar="FILE", type=Path, help=PREVIOUS_HELP)
     args = parser.parse_args(argv)
     s = settings(parser, args)
     with Progress(enabled=not args.quiet) as progress:
         return run_build(args, lambda: build(
             s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
             options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
-            progress=progress.update))
+            progress=progress.update, previous_urls=args.previous_manifest))
 
 
 def assemble_command(argv: list[str]) -> int:
@@ -84,6 +89,7 @@ def assemble_command(argv: list[str]) -> int:
                         [name for name in BUILD_KEYS if name not in ("records", "jobs")])
     parser.add_argument("shards", nargs="+", type=Path, metavar="SHARD", help="a shard folder")
     parser.add_argument("--force", action="store_true", help="as for the build")
+    parser.add_argument("--previous-manifest", metavar="FILE", type=Path, help=PREVIOUS_HELP)
     parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
     args = parser.parse_args(argv)
@@ -91,7 +97,8 @@ def assemble_command(argv: list[str]) -> int:
     with Progress(enabled=not args.quiet) as progress:
         return run_build(args, lambda: assemble(
             args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
-            force=args.force, options=s.site_options, progress=progress.update))
+            force=args.force, options=s.site_options, progress=progress.update,
+            previous_urls=args.previous_manifest))
 
 
 class Progress:

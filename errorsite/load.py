@@ -5,6 +5,7 @@ content; it only turns bytes into JSON or into a Problem naming the file.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -82,3 +83,20 @@ def load_static(static_dir: Path) -> dict[str, bytes]:
 def load_json(path: Path) -> object:
     """A file the build itself wrote (a shard's outcomes), parsed; OSError or ValueError if unreadable."""
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def load_url_manifest(path: Path) -> object:
+    """The previous build's URL manifest (see redirects.py) as JSON, or None
+    when there is none or it cannot be read: history is best effort."""
+    try:
+        return load_json(path)
+    except (OSError, ValueError):
+        return None
+
+
+def file_digest(path: Path) -> str:
+    """A short hash of a file's bytes, to tell whether it changed since the last build."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:24]
+    except OSError as error:
+        return f"unreadable: {error.strerror or error}"

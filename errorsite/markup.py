@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from pathlib import PurePosixPath
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -79,10 +80,17 @@ class CodeLine(NamedTuple):
     marked: bool
 
 
-@lru_cache(maxsize=256)
 def lexer_for(file_path: str | None) -> Lexer:
+    # Pygments picks a lexer by the file's base name alone, and finding it scans
+    # every lexer's patterns (~20 ms): cache by base name, which repeats far more
+    # than whole paths do (lib.rs, errors.go, index.js).
+    return _lexer_for_name(PurePosixPath(file_path or "").name)
+
+
+@lru_cache(maxsize=4096)
+def _lexer_for_name(name: str) -> Lexer:
     try:
-        return get_lexer_for_filename(file_path or "", stripnl=False, ensurenl=False)
+        return get_lexer_for_filename(name, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return TextLexer(stripnl=False, ensurenl=False)
 

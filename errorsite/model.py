@@ -5,6 +5,7 @@ whether it may be null, so validation and the model can never drift apart.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -166,3 +167,10 @@ class Reuse(NamedTuple):
 
     path: str
     origin: str | None = None
+
+
+def inert_json(value: object) -> bytes:
+    """Compact, sorted JSON with `<`, `>` and `&` escaped: the files the site
+    serves hold record text, and stay inert if a browser reads one as HTML."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").encode()

@@ -7,18 +7,22 @@ run on the summaries, and the writer swaps the new site in.
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, NamedTuple
 
 from . import urls
+from .api import api_pages
 from .browse import browse_pages, opensearch, robots, sitemap
-from .load import find_record_files, load_json, load_static
+from .feeds import feed_pages
+from .links import code_pages, oembed_pages, permalink_pages
+from .redirects import redirect_pages
+from .load import file_digest, find_record_files, load_json, load_static, load_url_manifest, printable
 from .markup import pygments_css
 from .model import Page, Problem, Reuse, Summary
 from .records import Outcome, Worker, outcomes, render_fingerprint
 from .shards import (SHARD_FILE, Shard, ShardEntry, ShardError, check_complete, in_shard, order_key,
                      read_shard, shard_page)
+from .state import Collected, global_key, history_digest, stage, unchanged_since
 from .validate import Seen
 from .render import TEMPLATES, SiteOptions, environment
 from .schema import schema_page
@@ -42,21 +46,6 @@ class StrictFailure(Exception):
     """--strict and a problem: stop before the new site replaces the old."""
 
 
-class Collected:
-    """What the record stage hands the global stages, filled as it runs."""
-
-    def __init__(self) -> None:
-        self.summaries: list[Summary] = []
-        self.problems: list[Problem] = []
-        self.keys: dict[str, str] = {}   # record path → page key, for the next build
-        self.html_paths: list[str] = []
-        self.entries: list = []          # every file's outcome, in order (a shard writes them out)
-        self.reused = 0
-        self.timings: dict[str, float] = {}
-        self.progress: Callable[[int, int], None] = lambda done, total: None  # records done of total
-        self.total = 0
-
-
 def protected_folders(records_dir: Path | None = None) -> list[tuple[Path, str]]:
     """Folders no build may replace (see write.check_output)."""
     return [*([(records_dir, "the records folder")] if records_dir else []),
@@ -67,9 +56,11 @@ def protected_folders(records_dir: Path | None = None) -> list[tuple[Path, str]]
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
           report: Callable[[str], None] = print, jobs: int = 1, force: bool = False,
           cache: bool = True, options: SiteOptions = SiteOptions(), shard: Shard | None = None,
-          progress: Callable[[int, int], None] | None = None) -> BuildResult:
+          progress: Callable[[int, int], None] | None = None,
+          previous_urls: Path | None = None) -> BuildResult:
     """The site from `records_dir` into `out_dir`; with `shard`, only that slice
-    of the record stage, into a shard folder for `assemble`.
+    of the record stage, into a shard folder for `assemble`. Old URLs are kept
+    alive from `previous_urls`, or else from the manifest in `out_dir`.
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, and write.WriteFailed when writing fails; the old site stays."""
     protected = protected_folders(records_dir)
@@ -83,12 +74,21 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     relative = [PurePosixPath(f.relative_to(records_dir).as_posix()) for f in files]
     if shard:
         files, relative = zip(*[(f, r) for f, r in zip(files, relative) if in_shard(r, shard)]) or ((), ())
-    entries = (ShardEntry(r.as_posix(), outcome) for r, outcome in zip(relative, outcomes(worker, list(files), jobs)))
+    entries = (ShardEntry(printable(r.as_posix()), outcome)
+               for r, outcome in zip(relative, outcomes(worker, list(files), jobs)))
     collected = Collected()
-    collected.total = len(files)
+    collected.total, collected.fingerprint = len(files), fingerprint
+    collected.previous_global = previous.get("global", {}) if previous.get("fingerprint") == fingerprint else {}
     collected.progress = progress or collected.progress
+    collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
+    collected.history = history_digest(collected.previous_urls)
+    collected.own_history = previous_urls is None
+    with stage(collected, "read"):
+        collected.sources = {printable(r.as_posix()): file_digest(f) for f, r in zip(files, relative)}
     if shard:
         pages = shard_pages(entries, collected, report, shard, fingerprint)
+    elif unchanged_since(previous, collected):
+        return previous_site(previous, collected, report, strict)
     else:
         pages = site_pages(site, entries, load_static(STATIC), collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
@@ -96,7 +96,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
 
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False,
              report: Callable[[str], None] = print, force: bool = False,
-             options: SiteOptions = SiteOptions(), progress: Callable[[int, int], None] | None = None) -> BuildResult:
+             options: SiteOptions = SiteOptions(), progress: Callable[[int, int], None] | None = None,
+             previous_urls: Path | None = None) -> BuildResult:
     """One site from shard folders made by `build(shard=…)`: their record pages
     are linked in, and the global stages run on their summaries.
     Raises shards.ShardError when they do not make one whole site."""
@@ -105,31 +106,48 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     site = urls.Site(urls.normalize_base_url(base_url))
     fingerprint = render_fingerprint(site, options, STATIC)
     shards, entries = [], []
+    collected = Collected()
     for folder in shard_dirs:
         try:
-            shard, theirs, shard_entries = read_shard(folder.absolute(), load_json(folder / SHARD_FILE))
+            shard, theirs, shard_entries, sources = read_shard(folder.absolute(), load_json(folder / SHARD_FILE))
         except (OSError, ValueError) as error:
             raise ShardError(f"{folder / SHARD_FILE}: cannot read: {error}") from None
         shards.append((folder, shard, theirs))
         entries += shard_entries
+        collected.sources.update(sources)
     check_complete(shards, fingerprint)
     entries.sort(key=lambda entry: order_key(entry.relative))
-    collected = Collected()
-    collected.total = len(entries)
+    collected.total, collected.fingerprint = len(entries), fingerprint
     collected.progress = progress or collected.progress
+    collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
+    collected.history = history_digest(collected.previous_urls)
     pages = site_pages(site, iter(entries), load_static(STATIC), collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
+
+
+def previous_site(previous: dict, collected: Collected, report: Callable[[str], None],
+                  strict: bool) -> BuildResult:
+    """A build with nothing to do: the site in the output is already what this
+    build would write, file for file, so it is left as it is; the problems
+    found last time are reported again, and no record is read."""
+    with stage(collected, "unchanged"):
+        collected.problems = [Problem(*problem) for problem in previous["problems"]]
+        for problem in collected.problems:
+            report(str(problem))
+    records = previous["records"]
+    if strict and collected.problems:
+        return BuildResult(records, collected.problems, 0, False, collected.timings)
+    return BuildResult(records, collected.problems, previous.get("files", 0), True, collected.timings, records)
 
 
 def write_build(out_dir: Path, pages: Iterator[Page | Reuse], collected: Collected, fingerprint: str,
                 force: bool, protected: list[tuple[Path, str]], report: Callable[[str], None]) -> BuildResult:
     try:
         files = write_site(out_dir, pages, force=force, protected=protected, report=report,
-                           manifest=lambda: {"fingerprint": fingerprint, "pages": collected.keys})
+                           manifest=collected.manifest)
     except StrictFailure:
-        return BuildResult(len(collected.summaries), collected.problems, 0, False, collected.timings)
-    return BuildResult(len(collected.summaries), collected.problems, files, True,
-                       collected.timings, collected.reused)
+        return BuildResult(collected.records, collected.problems, 0, False, collected.timings)
+    return BuildResult(collected.records, collected.problems, files, True, collected.timings, collected.reused)
 
 
 def record_stage(entries: Iterator[ShardEntry], collected: Collected,
@@ -142,21 +160,26 @@ def record_stage(entries: Iterator[ShardEntry], collected: Collected,
             for problem in outcome.problems:
                 report(str(problem))
             collected.problems += outcome.problems
-            collected.entries.append(entry)
+            if collected.keep_entries:  # a shard writes them out; pages only by path, never their bytes
+                collected.entries.append(entry._replace(outcome=outcome._replace(
+                    pages=[Reuse(page.path) for page in outcome.pages])))
             if outcome.summary is None:
                 continue
             collected.summaries.append(outcome.summary)
-            collected.keys[outcome.page.path] = outcome.key
-            collected.html_paths.append(outcome.page.path)
-            collected.reused += isinstance(outcome.page, Reuse) and outcome.page.origin is None
-            yield outcome.page
+            collected.records += 1
+            page = outcome.pages[0]
+            collected.keys.update((p.path, outcome.key) for p in outcome.pages)
+            collected.html_paths.append(page.path)
+            collected.reused += isinstance(page, Reuse) and page.origin is None
+            yield from outcome.pages
 
 
 def shard_pages(entries: Iterator[ShardEntry], collected: Collected, report: Callable[[str], None],
                 shard: Shard, fingerprint: str) -> Iterator[Page | Reuse]:
     """A shard's files: its record pages and its outcomes, for assemble."""
+    collected.keep_entries = True
     yield from record_stage(entries, collected, report)
-    yield shard_page(shard, fingerprint, collected.entries)
+    yield shard_page(shard, fingerprint, collected.entries, collected.sources)
 
 
 def site_pages(site: urls.Site, entries: Iterator[ShardEntry], static: dict[str, bytes],
@@ -175,18 +198,45 @@ def without_duplicates(entries: Iterator[ShardEntry]) -> Iterator[ShardEntry]:
     for entry in entries:
         outcome = entry.outcome
         problem = outcome.summary and seen.duplicate(outcome.summary)
-        yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, None, None)) if problem else entry
+        yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, [], None)) if problem else entry
 
 
 def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes],
-                 options: SiteOptions = SiteOptions()) -> Iterator[Page]:
-    """The pages made from every record's summary: listings, search, sitemap."""
+                 options: SiteOptions = SiteOptions()) -> Iterator[Page | Reuse]:
+    """The pages made from every record's summary: listings, code pages, permalinks,
+    the JSON API, feeds, redirects, search, sitemap. They are a pure function of
+    the summaries, the render fingerprint and the URL history, so when none
+    changed the previous build's files are linked instead."""
     summaries = sorted(collected.summaries, key=urls.record_path)
+    collected.global_key = global_key(collected.fingerprint + collected.history, summaries)
+    previous = collected.previous_global
+    if previous.get("key") == collected.global_key and previous.get("paths"):
+        with stage(collected, "global pages reused"):
+            collected.global_paths = list(previous["paths"])
+            yield from (Reuse(path) for path in collected.global_paths)
+        return
+    for page in made_global_pages(site, collected, summaries, static, options):
+        collected.global_paths.append(page.path)
+        yield page
+
+
+def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Summary], static: dict[str, bytes],
+                      options: SiteOptions) -> Iterator[Page]:
     env = environment(site, len(summaries), options)
     with stage(collected, "listings"):
         for page in browse_pages(env, summaries):
             collected.html_paths.append(page.path)
             yield page
+        for page in code_pages(env, summaries):
+            collected.html_paths.append(page.path)
+            yield page
+    with stage(collected, "links"):  # permalinks, oEmbed, the JSON API and the feeds
+        yield from permalink_pages(env, summaries)
+        yield from oembed_pages(env, summaries)
+        yield from api_pages(site, summaries)
+        yield from feed_pages(site, options.title, summaries)
+    with stage(collected, "redirects"):  # every URL an earlier build served still lands somewhere
+        yield from redirect_pages(env, summaries, collected.html_paths, collected.previous_urls)
     with stage(collected, "search"):
         yield from search_pages(summaries)
     with stage(collected, "static"):
@@ -196,20 +246,6 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
         yield opensearch(env)
         yield schema_page(site)
         yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
-
-
-class stage:
-    """Adds the wall time of a block (writing its pages included) to `collected.timings`."""
-
-    def __init__(self, collected: Collected, name: str):
-        self.collected, self.name = collected, name
-
-    def __enter__(self) -> None:
-        self.start = time.perf_counter()
-
-    def __exit__(self, *exc) -> None:
-        timings = self.collected.timings
-        timings[self.name] = timings.get(self.name, 0.0) + time.perf_counter() - self.start
 
 
 def static_pages(static: dict[str, bytes]) -> Iterator[Page]:

@@ -1,7 +1,8 @@
 """The per-record half of the build: each record file → load → validate →
 render, on its own, in worker processes. What comes back is small: the
-problems, the record's Summary for the global steps, its page (or a Reuse of
-the previous build's page), and the key that page was made from.
+problems, the record's Summary for the global steps, its files (the page and
+its record.json, or Reuses of the previous build's), and the key they were
+made from.
 
 Rendering is a pure function of the record and of the render fingerprint (the
 generator's code, templates, static files, library versions and base URL), so
@@ -21,6 +22,7 @@ from .load import load_file
 from .model import Page, Problem, Record, Reuse, Summary
 from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
 from .validate import check
+from .api import record_json
 
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
@@ -29,8 +31,8 @@ LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
 class Outcome(NamedTuple):
     problems: list[Problem]
     summary: Summary | None       # None: the record was rejected
-    page: Page | Reuse | None
-    key: str | None               # what the page was made from
+    pages: list[Page | Reuse]     # the record page first, then its record.json
+    key: str | None               # what the pages were made from
 
 
 def render_fingerprint(site: urls.Site, options: SiteOptions, static_dir: Path) -> str:
@@ -70,19 +72,19 @@ class Worker:
     def __call__(self, path: Path) -> Outcome:
         raw = load_file(path, self.root)
         if raw.problem:
-            return Outcome([raw.problem], None, None, None)
+            return Outcome([raw.problem], None, [], None)
         checked = check(raw.path, raw.data)
         record = checked.record
         if record is None:
-            return Outcome(checked.problems, None, None, None)
+            return Outcome(checked.problems, None, [], None)
         key = record_key(record, self.fingerprint)
-        path = urls.record_path(record)
-        if self.previous.get(path) == key:
-            page = Reuse(path)
+        paths = [urls.record_path(record), urls.record_json_path(record)]
+        if all(self.previous.get(path) == key for path in paths):
+            pages = [Reuse(path) for path in paths]
         else:
             self.env = self.env or environment(self.site, options=self.options)
-            page = record_page(self.env, record)
-        return Outcome(checked.problems, summarize(record), page, key)
+            pages = [record_page(self.env, record), record_json(self.site, record)]
+        return Outcome(checked.problems, summarize(record), pages, key)
 
 
 # Record files are independent and rendering them is the bulk of a build, so a

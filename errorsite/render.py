@@ -11,6 +11,7 @@ import jinja2
 from . import urls
 from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, snippet_lexer, summary
 from .model import Page, Record, Summary
+from .share import share_values
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SITE_NAME = "Error Index"
@@ -68,6 +69,7 @@ def environment(site: urls.Site, total_records: int = 0,
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,
         keep_trailing_newline=True,
+        auto_reload=False,  # an environment lives for one build: no stat of every template per page
     )
     env.filters["isolate"] = isolate
     env.globals.update(
@@ -78,6 +80,7 @@ def environment(site: urls.Site, total_records: int = 0,
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,
+        card_image=urls.CARD_IMAGE_PATH, feed=urls.feed_path,
     )
     return env
 
@@ -121,6 +124,7 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         "solutions": [inline_markdown(text) for text in r.solutions],
         "prevention_tips": [inline_markdown(text) for text in r.prevention_tips],
     }
+    line = line_url(r)
     short_sha = r.analyzed_sha[:7] if r.analyzed_sha and len(r.analyzed_sha) == 40 else r.analyzed_sha
     return dict(
         r=r,
@@ -131,12 +135,14 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         severity_path=urls.severity_path(r.severity),
         severity_class=urls.url_segment(r.severity),
         tags=unique_links(r.tags, urls.tag_path),
-        line_url=line_url(r),
+        line_url=line,
+        record_json_path=urls.record_json_path(r),
         short_sha=short_sha,
         commit_url=f"https://github.com/{r.repo}/commit/{r.analyzed_sha}" if r.analyzed_sha else None,
         source_lines=source_lines,
         code_blocks=code_blocks,
         prose=prose,
+        **share_values(site, r, line),
     )
 
 
@@ -150,7 +156,13 @@ def inline_markdown(text: str):
 
 def record_description(r: Record) -> str:
     """One line for meta description and link cards."""
-    return summary(r.documentation or r.trigger_scenarios or f"{r.error_type} error in {r.repo}")
+    return card_description(r, summary(r.documentation or r.trigger_scenarios))
+
+
+def card_description(r: Record | Summary, sentence: str) -> str:
+    """"repo · type · severity — first sentence of the documentation"."""
+    facts = f"{r.repo} · {r.error_type} · {r.severity}"
+    return f"{facts} — {sentence}" if sentence else facts
 
 
 def line_url(r: Record) -> str | None:

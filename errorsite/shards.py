@@ -2,7 +2,7 @@
 
 `build.py --shard K/N` runs the record stage on the record files whose stable
 hash falls in slice K of N, and writes their pages plus `shard.json`: each
-file's outcome (problems, Summary, page path, key). `build.py assemble`
+file's outcome (problems, Summary, file paths, key). `build.py assemble`
 reads the shards' outcomes back, in the order one build would have made them,
 and runs the global stages: the same bytes as one build.
 
@@ -12,15 +12,14 @@ the pipeline decides what to do with it.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from .model import Page, Problem, Reuse, Summary
+from .model import Page, Problem, Reuse, Summary, inert_json
 from .records import Outcome
 
 SHARD_FILE = "shard.json"
-FORMAT = 1
+FORMAT = 2  # 2: each entry lists its files (the page and its record.json)
 
 
 class Shard(NamedTuple):
@@ -56,28 +55,30 @@ def order_key(relative: str) -> PurePosixPath:
     return PurePosixPath(relative)
 
 
-def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry]) -> Page:
+def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str]) -> Page:
     data = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
+            "sources": sources,
             "entries": [[e.relative, [list(p) for p in e.outcome.problems],
                          e.outcome.summary.to_json() if e.outcome.summary else None,
-                         e.outcome.page.path if e.outcome.page else None, e.outcome.key]
+                         [p.path for p in e.outcome.pages], e.outcome.key]
                         for e in entries]}
-    return Page(SHARD_FILE, json.dumps(data, ensure_ascii=False, sort_keys=True).encode())
+    return Page(SHARD_FILE, inert_json(data))
 
 
-def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry]]:
-    """The shard's slice, fingerprint and entries; its pages are Reuses from `folder`."""
+def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry], dict[str, str]]:
+    """The shard's slice, fingerprint, entries and record files' digests; its
+    pages are Reuses from `folder`."""
     try:
         assert isinstance(data, dict) and data["format"] == FORMAT
-        shard, fingerprint = Shard(*data["shard"]), data["fingerprint"]
+        shard, fingerprint, sources = Shard(*data["shard"]), data["fingerprint"], dict(data["sources"])
         entries = [ShardEntry(relative, Outcome(
             [Problem(*p) for p in problems],
             Summary.from_json(summary) if summary else None,
-            Reuse(page, str(folder)) if page else None, key))
-            for relative, problems, summary, page, key in data["entries"]]
+            [Reuse(page, str(folder)) for page in pages], key))
+            for relative, problems, summary, pages, key in data["entries"]]
     except (AssertionError, KeyError, TypeError, ValueError) as error:
         raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
-    return shard, fingerprint, entries
+    return shard, fingerprint, entries, sources
 
 
 def check_complete(shards: list[tuple[Path, Shard, str]], fingerprint: str) -> None:

@@ -99,3 +99,50 @@ def output_file(out_dir: Path, path: str) -> Path:
                                      for part in relative.parts):
         raise ValueError(f"unsafe output path {path!r}")
     return out_dir.joinpath(*relative.parts)
+
+
+# --- links that last, and the site's data for other tools (issue 12) -----------------
+# A record's id never changes, so its permalink and oEmbed file outlive slug and
+# repository renames; ids are [A-Za-z0-9_-]{1,64} (validate.ID_RE), safe as a segment.
+PERMALINKS_PATH = OWN + "r/"
+CODES_PATH = OWN + "code/"
+API_PATH = OWN + "api/"
+API_REPOS_PATH = API_PATH + "repos.json"
+FEEDS_PATH = OWN + "feeds/"
+FEED_KINDS = ("new", "changed")  # by analyzedAt, by contentChangedAt
+CARD_IMAGE_PATH = STATIC_PATH + "card.png"
+
+
+def permalink_path(record) -> str:
+    return f"{PERMALINKS_PATH}{record.id}/"
+
+
+def oembed_path(record) -> str:
+    return f"{permalink_path(record)}oembed.json"
+
+
+def record_json_path(record) -> str:
+    return f"{record_path(record)}record.json"
+
+
+def code_path(error_code: str | None) -> str | None:
+    """The resolver page of an error code ("E0308" → `-/code/e0308/`); None for
+    no code, or one without a letter or digit."""
+    segment = url_segment(error_code or "")
+    return f"{CODES_PATH}{segment}/" if segment else None
+
+
+def code_json_path(error_code: str) -> str | None:
+    path = code_path(error_code)
+    return path and f"{path}index.json"
+
+
+def api_repo_path(repo: str) -> str:
+    return f"{API_PATH}repos/{repo.lower()}.json"
+
+
+def feed_path(kind: str, repo: str | None = None) -> str:
+    """`-/feeds/new.xml`, or a repository's `-/feeds/<owner>/<name>/new.xml`."""
+    return f"{FEEDS_PATH}{repo_path(repo) if repo else ''}{kind}.xml"
+URLS_PATH = OWN + "urls.json"      # every URL this and earlier builds served (see redirects.py)
+REDIRECTS_PATH = "_redirects"      # the same moves as 301s, for Netlify and Cloudflare Pages

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from . import __version__
-from .model import Page, Reuse
+from .model import Page, Reuse, inert_json
 from .urls import output_file
 
 MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
@@ -84,7 +84,7 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
                     file.write(page.content)
             count += 1
         marker = {**manifest(), "generator": "errorsite", "version": __version__, "files": count}
-        (staging / MARKER).write_text(json.dumps(marker, sort_keys=True, separators=(",", ":")) + "\n")
+        (staging / MARKER).write_bytes(inert_json(marker) + b"\n")
         count += 1
         carry_kept(out_dir, staging)
         swap_into_place(staging, out_dir)
@@ -121,6 +121,10 @@ def previous_manifest(out_dir: Path) -> dict:
     pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
     manifest["pages"] = {path: key for path, key in pages.items()
                          if isinstance(path, str) and safe_file(out_dir, path)}
+    shared = manifest.get("global")
+    paths = shared.get("paths") if isinstance(shared, dict) else None
+    if not (isinstance(paths, list) and all(isinstance(p, str) and safe_file(out_dir, p) for p in paths)):
+        manifest["global"] = {}
     return manifest
 
 

@@ -34,7 +34,8 @@ def need_shared() -> None:
 
 def site_files(records, site, static, options=None) -> dict[str, bytes]:
     """Every file of a site made in memory, as the pipeline makes it: the record
-    pages, then the global pages made from the records' summaries."""
+    pages and record.json files, then the global pages made from the records' summaries."""
+    from errorsite.api import record_json
     from errorsite.pipeline import Collected, global_pages
     from errorsite.render import SiteOptions, environment, record_page, summarize
     options = options or SiteOptions()
@@ -44,7 +45,8 @@ def site_files(records, site, static, options=None) -> dict[str, bytes]:
     collected.summaries = [summarize(record) for record in records]
     collected.html_paths = [page.path for page in record_pages]
     result: dict[str, bytes] = {}
-    for page in [*record_pages, *global_pages(site, collected, static, options)]:
+    record_files = [record_json(site, record) for record in records]
+    for page in [*record_pages, *record_files, *global_pages(site, collected, static, options)]:
         assert page.path not in result, f"two pages at {page.path}"
         assert isinstance(page.content, bytes)
         result[page.path] = page.content

@@ -4,7 +4,8 @@ the HTML pages.
 
 The site is ../shared/records plus the repo's demo records/, built under the
 sub-path /errors/ as on GitHub Pages. Files are checked on disk (no server):
-a URL maps to a file as a static host would map it.
+a URL maps to a file as a static host would map it. A permalink's page
+(`noindex`, meta refresh) must point its canonical link at its target.
 """
 from __future__ import annotations
 
@@ -29,8 +30,18 @@ class Links(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.urls: list[tuple[str, str, str]] = []   # (tag, attribute, value)
         self.ids: list[str] = []
+        self.noindex = False    # a permalink's redirect page: not for the sitemap
+        self.refresh: str | None = None
+        self.canonical: list[str] = []
 
     def handle_starttag(self, tag, attrs):
+        values = dict(attrs)
+        if tag == "link" and values.get("rel") == "canonical":
+            self.canonical.append(values.get("href"))
+        if tag == "meta" and values.get("name") == "robots" and "noindex" in (values.get("content") or ""):
+            self.noindex = True
+        if tag == "meta" and values.get("http-equiv") == "refresh":
+            self.refresh = values["content"].split("url=", 1)[1]
         for name, value in attrs:
             if name in URL_ATTRS and value is not None:
                 self.urls.append((tag, name, value))
@@ -143,16 +154,20 @@ def test_canonical_urls_are_absolute_and_point_to_the_page_itself(site, parsed):
     for file, links in parsed.items():
         if file.name == "404.html":
             continue
-        canonical = [v for tag, attr, v in links.urls if tag == "link" and attr == "href" and v.startswith(BASE_URL)]
-        assert canonical == [page_url(site, file)], file
+        canonical = links.canonical
+        assert all(url.startswith(BASE_URL) for url in canonical), file
+        if links.refresh:  # a redirect page: canonical is where it sends the reader
+            assert canonical == [urljoin(page_url(site, file), links.refresh)], file
+        else:
+            assert canonical == [page_url(site, file)], file
 
 
-def test_sitemap_lists_every_page_and_nothing_else(site):
+def test_sitemap_lists_every_page_and_nothing_else(site, parsed):
     root = ElementTree.fromstring((site / "sitemap.xml").read_bytes())
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     locs = [loc.text for loc in root.findall("s:url/s:loc", ns)]
     assert len(locs) == len(set(locs))
-    pages = {page_url(site, path) for path in site.rglob("index.html")}
+    pages = {page_url(site, path) for path in site.rglob("index.html") if not parsed[path].noindex}
     assert set(locs) == pages
     assert all(loc.startswith(BASE_URL) for loc in locs)
     assert f"{BASE_URL}404.html" not in locs

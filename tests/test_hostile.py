@@ -355,9 +355,10 @@ def test_markdown_links(hostile, stem):
 SAFE_SCHEMES = {"http", "https", "mailto", ""}
 ALLOWED_TAGS = {
     "html", "head", "meta", "title", "link", "script", "body", "header", "nav", "main", "footer", "form",
-    "label", "input", "textarea", "button", "span", "a", "p", "h1", "h2", "h3", "h4", "h5", "h6", "section",
-    "article", "dl", "dt", "dd", "div", "ul", "ol", "li", "code", "pre", "bdi", "time", "noscript", "em", "strong",
+    "label", "input", "button", "span", "a", "p", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article",
+    "dl", "dt", "dd", "div", "ul", "ol", "li", "code", "pre", "bdi", "time", "noscript", "em", "strong",
     "img", "blockquote", "hr", "br",
+    "details", "summary", "textarea",  # the record page's text to copy (static/record-tools.js)
 }
 
 

@@ -15,6 +15,8 @@ from urllib.parse import quote
 
 import pytest
 
+from errorsite import urls
+
 from tests.conftest import SHARED_RECORDS, need_shared, serve_site
 from tests.test_hostile import RENDERED, copy_fixtures, generate, record_path_of
 
@@ -120,6 +122,9 @@ def test_every_page_is_inert_and_keeps_its_order(hostile_site, page):
         url = server.base_url + quote(path)
         response = page.page.goto(url, wait_until="load")
         assert response.ok or path == "404.html", url
+        if path.startswith(urls.PERMALINKS_PATH):  # a permalink's page moves on to the record page
+            page.page.wait_for_url(lambda landed: "/-/r/" not in landed)
+            page.page.wait_for_load_state("load")
         assert_inert(page, url, dialogs)
         problems += [f"{path}: unsafe link {u}" for u in page.page.evaluate(UNSAFE_LINKS_JS)]
         problems += [f"{path}: {text}" for text in page.page.evaluate(REORDERED_JS)]

@@ -13,11 +13,11 @@ from errorsite import records as records_module
 from errorsite import render
 from tests.conftest import build_quietly
 
-pytestmark = pytest.mark.slow  # real multi-process builds of a 240-record corpus
+pytestmark = pytest.mark.slow  # real multi-process builds of a 204-record corpus
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
 BASE = json.loads(GOOD.read_text(encoding="utf-8"))
-COUNT = 240  # above records.PARALLEL_THRESHOLD, so -j 2 really uses worker processes
+COUNT = 204  # just above records.PARALLEL_THRESHOLD, so -j 2 really uses worker processes
 REPOS = ["pydantic/pydantic", "spf13/cobra", "redis/redis", "tags/search"]
 
 
@@ -100,9 +100,11 @@ def test_incremental_equals_clean_after_a_change(corpus, tmp_path, change):
     shutil.copytree(corpus, records)
     site = built(records, tmp_path / "site", jobs=2)
     before, old_bytes = stats(site), tree(site)
+    history = tmp_path / "urls.json"  # the URL history is not a cache: the clean build gets it too
+    shutil.copy(site / "-" / "urls.json", history)
     CHANGES[change](records)
     result, _ = build_quietly(records, site, jobs=2)
-    clean = built(records, tmp_path / "clean", jobs=2, cache=False)
+    clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_urls=history)
     assert tree(site) == tree(clean)
     # Only the changed record's page was rendered again.
     assert result.reused >= result.records - 1 and result.reused >= COUNT - 2
@@ -118,14 +120,14 @@ def test_a_no_op_rebuild_rewrites_no_file(corpus, tmp_path):
     before = stats(site)
     result, _ = build_quietly(corpus, site, jobs=2)
     assert result.reused == result.records == COUNT
-    after = stats(site)
-    marker = ".errorsite.json"
-    assert {k: v for k, v in after.items() if k != marker} == {k: v for k, v in before.items() if k != marker}
+    assert stats(site) == before  # nothing rewritten, not even the marker: the site is left as it was
 
 
 def test_a_template_edit_renders_every_record_page_again(corpus, tmp_path, monkeypatch):
     """The templates are part of every page's key: edit one, and no page is reused."""
     site = built(corpus, tmp_path / "site", jobs=1)
+    history = tmp_path / "urls.json"
+    shutil.copy(site / "-" / "urls.json", history)
     templates = tmp_path / "templates"
     shutil.copytree(render.TEMPLATES, templates)
     record_html = templates / "record.html"
@@ -134,7 +136,7 @@ def test_a_template_edit_renders_every_record_page_again(corpus, tmp_path, monke
     monkeypatch.setattr(records_module, "TEMPLATES", templates)
     result, _ = build_quietly(corpus, site, jobs=1)
     assert result.reused == 0
-    clean = built(corpus, tmp_path / "clean", jobs=1, cache=False)
+    clean = built(corpus, tmp_path / "clean", jobs=1, cache=False, previous_urls=history)
     assert tree(site) == tree(clean)
     assert b"<p>edited</p>" in (site / "pydantic/pydantic/error-number-0/index.html").read_bytes()
 
@@ -144,3 +146,16 @@ def test_a_different_base_url_reuses_nothing(corpus, tmp_path):
     result, _ = build_quietly(corpus, site, base_url="https://example.org/moved/", jobs=2)
     assert result.reused == 0
     assert b"https://example.org/moved/" in (site / "pydantic/pydantic/error-number-0/index.html").read_bytes()
+
+
+def test_a_no_op_rebuild_reports_the_same_problems_without_reading_a_record(tmp_path):
+    records = write_records(tmp_path / "records", 20)
+    (records / "bad.json").write_text('{"record": {"id": 1}}')
+    (records / "odd.json").write_text(json.dumps(record_data(99, tags=["🔥"])))
+    first, first_lines = build_quietly(records, tmp_path / "site")
+    again, again_lines = build_quietly(records, tmp_path / "site")
+    assert again_lines == first_lines and len(first_lines) == 8  # 7 for bad.json, 1 dropped tag
+    assert (again.records, again.reused) == (first.records, first.records) == (21, 21)
+    assert again.timings.keys() == {"read", "unchanged"}  # no record was parsed, nothing rendered
+    strict, _ = build_quietly(records, tmp_path / "site", strict=True)
+    assert not strict.written

@@ -21,7 +21,9 @@ def pages(options: SiteOptions = SiteOptions(), records=RECORDS) -> dict[str, st
 
 
 def html_pages(site: dict[str, str]) -> dict[str, str]:
-    return {path: text for path, text in site.items() if path.endswith("/") or path.endswith(".html") or path == ""}
+    """Every page people read; not the permalinks' lean redirect pages (tests/test_links.py)."""
+    return {path: text for path, text in site.items()
+            if (path.endswith("/") or path.endswith(".html") or path == "") and not path.startswith(urls.PERMALINKS_PATH)}
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,8 @@ repository. All three are read from records' summaries.
 """
 from __future__ import annotations
 
-import json
-
 from .. import urls
-from ..model import Page, Summary
+from ..model import Page, Summary, inert_json
 from .index import FIELDS, build_index, result_doc, search_fields
 from .names import repo_names
 
@@ -32,7 +30,4 @@ def search_pages(records: list[Summary]) -> list[Page]:
 
 
 def to_json(value: object) -> bytes:
-    """Compact, sorted, and with `<`, `>` and `&` escaped, so the file is inert
-    even if a browser is tricked into reading it as HTML."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").encode()
+    return inert_json(value)

@@ -1,0 +1,52 @@
+"""The floor: the work no generator of these pages can skip, in one process.
+
+Parse every record's JSON, highlight each of its code fields with Pygments
+(the lexers of errorsite/markup.py, and its formatter options: HtmlFormatter
+with nowrap=True), and write one HTML file per record holding the results.
+No templates, no Markdown, no listings, no search index: whatever our build
+costs above this is overhead we could, in principle, remove.
+
+    python bench/floor.py RECORDS_DIR OUT_DIR
+"""
+from __future__ import annotations
+
+import json, os, sys, time
+from pathlib import Path
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from errorsite.markup import lexer_for, snippet_lexer  # noqa: E402
+
+CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
+FORMATTER = HtmlFormatter(nowrap=True)  # as errorsite/markup.py
+
+
+def render(rec: dict) -> bytes:
+    parts = []
+    for field in CODE_FIELDS:
+        code = rec.get(field)
+        if code:
+            code = code if code.endswith("\n") else code + "\n"
+            lexer = lexer_for(rec.get("filePath")) if field == "sourceCode" else snippet_lexer(code, rec.get("filePath"))
+            parts.append(f'<pre class="highlight">{highlight(code, lexer, FORMATTER)}</pre>')
+    return "\n".join(parts).encode()
+
+
+def main(records: Path, out: Path) -> None:
+    start = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=False)
+    count = 0
+    for dirpath, _, files in sorted(os.walk(records)):
+        for name in sorted(f for f in files if f.endswith(".json")):
+            rec = json.loads(Path(dirpath, name).read_bytes())["record"]
+            (out / f"{count}.html").write_bytes(render(rec))
+            count += 1
+    print(f"floor: {count} records in {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    main(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -1,0 +1,130 @@
+"""Run one command and measure it: wall time, CPU time, peak memory.
+
+CPU time is user + sys of the process and of every descendant it waited for
+(what `os.wait4` reports). Memory is given two ways: `peak_rss`, the largest
+resident set of any one process of the tree, as `/usr/bin/time` reports it
+("Maximum resident set size"), and `peak_pss`, the largest *sum* over the live
+process tree of proportional set sizes, sampled every 50 ms, which is what a
+multi-process build really holds at once. The command runs under
+/usr/bin/time because a child forked from this (large) process would carry
+our own resident set into its maximum.
+"""
+from __future__ import annotations
+
+import gzip, os, re, statistics, subprocess, tempfile, time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TIME = "/usr/bin/time"   # Debian package `time`
+STAGE = re.compile(r"^\s*stage\s+(.+?):\s*([0-9.]+)\s*s\s*$", re.M)
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak_rss: int       # bytes, largest single process
+    peak_pss: int       # bytes, largest sum over the live tree (0 if /proc cannot tell)
+    returncode: int
+    output: str         # stdout + stderr
+    stages: dict = field(default_factory=dict)
+
+
+def _tree(pid: int) -> list[int]:
+    pids, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        pids.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except OSError:
+            pass
+    return pids
+
+
+def _pss(pids: list[int]) -> int:
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("Pss:")) * 1024
+        except (OSError, StopIteration, ValueError):
+            pass
+    return total
+
+
+def run(cmd: list[str], cwd: Path | None = None, interval: float = 0.05) -> Run:
+    """Run `cmd` to the end, sampling its process tree's memory as it goes."""
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as rss:
+        timed = [TIME, "-f", "%M", "-o", rss.name, *cmd] if os.access(TIME, os.X_OK) else cmd
+        start = time.perf_counter()
+        proc = subprocess.Popen(timed, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+        peak_pss = 0
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            peak_pss = max(peak_pss, _pss(_tree(proc.pid)))
+            time.sleep(interval)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+        reported = rss.read().split()
+        peak_rss = int(reported[-1]) * 1024 if reported and reported[-1].isdigit() else usage.ru_maxrss * 1024
+    stages = {name: float(sec) for name, sec in STAGE.findall(text)}
+    return Run(wall, usage.ru_utime + usage.ru_stime, peak_rss, peak_pss, proc.returncode, text, stages)
+
+
+def checked(cmd: list[str], **kwargs) -> Run:
+    result = run(cmd, **kwargs)
+    if result.returncode != 0:
+        raise SystemExit(f"failed ({result.returncode}): {' '.join(map(str, cmd))}\n{result.output[-4000:]}")
+    return result
+
+
+def median_run(runs: list[Run]) -> Run:
+    """Each figure's median over the runs (stages too, where every run has them)."""
+    stages = {k: statistics.median(r.stages[k] for r in runs) for k in runs[0].stages if all(k in r.stages for r in runs)}
+    return Run(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs),
+               int(statistics.median(r.peak_rss for r in runs)), int(statistics.median(r.peak_pss for r in runs)),
+               0, "", stages)
+
+
+def folder_size(folder: Path) -> tuple[int, int]:
+    """(bytes, files) of every file under `folder`."""
+    size = count = 0
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            size += os.lstat(os.path.join(dirpath, name)).st_size
+            count += 1
+    return size, count
+
+
+def file_states(folder: Path) -> dict[str, tuple[int, int]]:
+    """(inode, mtime in ns) of every file, to tell which ones a rebuild rewrote."""
+    states = {}
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            states[os.path.relpath(path, folder)] = (st.st_ino, st.st_mtime_ns)
+    return states
+
+
+def rewritten(before: dict, after: dict) -> int:
+    """Files that are new, or whose inode or mtime changed."""
+    return sum(1 for path, state in after.items() if before.get(path) != state)
+
+
+def gzipped_size(folder: Path) -> tuple[int, int]:
+    """(raw bytes, gzip -6 bytes) of every file under `folder`."""
+    raw = packed = 0
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            data = Path(dirpath, name).read_bytes()
+            raw += len(data)
+            packed += len(gzip.compress(data, 6))
+    return raw, packed

@@ -1,0 +1,63 @@
+"""The compact table printed per corpus size, from the figures bench.py gathers."""
+from __future__ import annotations
+
+MIB = 1024 * 1024
+
+
+def size(n: int) -> str:
+    return f"{n / MIB / 1024:.2f} GiB" if n >= MIB * 1024 else f"{n / MIB:.0f} MiB"
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if b else "—"
+
+
+def row(label: str, *cells: str, tail: str = "") -> str:
+    return f"{label:<22}" + "".join(f"{c:>11}" for c in cells) + (f"   {tail}" if tail else "")
+
+
+def run_cells(run: dict) -> tuple[str, ...]:
+    return (f"{run['wall']:.1f} s", f"{run['cpu']:.1f} s", size(run["peak_rss"]),
+            size(run["peak_pss"]) if run["peak_pss"] else "—")
+
+
+def table(r: dict) -> str:
+    """One size's results: ours, Hugo, floor, rebuilds, stages, output sizes."""
+    n = r["records"]
+    lines = [f"== {n:,} records · corpus {r['corpus_bytes'] / 1e6:.1f} MB, sha256 {r['corpus_sha256'][:12]} "
+             f"(seed {r['seed']}) · {r['cpus']} CPUs, load {r['load'][0]}→{r['load'][1]} · {r['date']} ==",
+             f"   {100 * r['repeats'] / n:.0f}% of the records reuse a source window under a fork repo",
+             row("", "wall", "CPU", "peak RSS", "tree PSS")]
+    ours = r["ours"]
+    lines.append(row(f"ours (median of {r['repeat']})", *run_cells(ours),
+                     tail=f"{n / ours['wall']:,.0f} records/s, {1000 * ours['cpu'] / n:.1f} CPU-ms/record"))
+    if r.get("hugo"):
+        h = r["hugo"]
+        lines.append(row(f"Hugo {r['hugo_version']}", *run_cells(h), tail=f"{1000 * h['cpu'] / n:.1f} CPU-ms/record"))
+        lines.append(row("ours / Hugo", ratio(ours["wall"], h["wall"]), ratio(ours["cpu"], h["cpu"]),
+                         ratio(ours["peak_rss"], h["peak_rss"]),
+                         ratio(ours["peak_pss"], h["peak_pss"]) if ours["peak_pss"] and h["peak_pss"] else "—"))
+    f = r["floor"]
+    lines.append(row("floor (1 process)", *run_cells(f), tail=f"{1000 * f['cpu'] / n:.1f} CPU-ms/record"))
+    lines.append(row("ours / floor", ratio(ours["wall"], f["wall"]), ratio(ours["cpu"], f["cpu"])))
+    files = r["site_files"]
+    for label, key in (("first cached build", "cold"), ("no-op rebuild", "noop"), ("one record changed", "one")):
+        if r.get(key):
+            run = r[key]
+            lines.append(row(label, *run_cells(run), tail=f"{run['rewritten']:,} of {files:,} files rewritten, "
+                                                          f"{100 * run['wall'] / ours['wall']:.0f}% of a full build"))
+    if ours["stages"]:
+        lines.append(row("stages (median)") + " · ".join(f"{k} {v:.1f} s" for k, v in ours["stages"].items()))
+    else:
+        lines.append(row("stages") + "(build.py prints no `stage <name>: <s> s` lines yet)")
+    hugo_site = f" (Hugo: {r['hugo_site_bytes'] / 1e6:,.1f} MB in {r['hugo_site_files']:,} files)" if r.get("hugo") else ""
+    lines.append(row("site") + f"{r['site_bytes'] / 1e6:,.1f} MB in {files:,} files{hugo_site}")
+    raw, packed = r["search_bytes"], r["search_gzip_bytes"]
+    lines.append(row("search data") + f"{raw / 1e6:,.2f} MB raw, {packed / 1e6:,.2f} MB gzipped = "
+                 f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")
+    if r.get("search"):
+        s = r["search"]
+        lines.append(row("search in Chromium") + f"{s['queries']} queries: median {s['median_ms']} ms, p95 "
+                     f"{s['p95_ms']} ms, max {s['max_ms']} ms, 10 KB log {s['log_10kb_ms']} ms; "
+                     f"index load {s['index_load_ms']} ms")
+    return "\n".join(lines)

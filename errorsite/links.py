@@ -1,0 +1,70 @@
+"""Links that last: a permanent link per record, `-/r/<id>/`, that sends the
+reader on to the record page wherever it lives now, and the record's oEmbed
+file beside it. Both are made from summaries, in the global stage."""
+from __future__ import annotations
+
+from typing import Iterator
+
+import jinja2
+
+from . import urls
+from .model import Page, Summary
+from .api import by_code, code_json
+from .browse import directory_pages, entry
+from .render import Link, card_description, render
+from .search import to_json
+
+CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
+
+
+def permalink_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
+    """A static page per record id: meta refresh, canonical link and a visible
+    link to the record page; `noindex`, so only the record page is indexed. It
+    carries the record's card too: chat unfurlers do not follow meta refresh."""
+    for s in summaries:
+        yield redirect_page(env, urls.permalink_path(s), s)
+
+
+def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = False) -> Page:
+    """A page at `path` that sends the reader on to record `s`."""
+    target = urls.record_path(s)
+    return render(env, "permalink.html", path, target=target, message=s.message, repo=s.repo, moved=moved,
+                  canonical=env.globals["site"].absolute(target), description=card_description(s, s.card))
+
+
+def oembed(site: urls.Site, site_name: str, s: Summary) -> dict:
+    """An oEmbed 1.0 "link" response: what Discourse, Notion and others show."""
+    width, height = CARD_SIZE
+    return {"version": "1.0", "type": "link", "title": s.message,
+            "author_name": s.repo, "author_url": site.absolute(urls.repo_path(s.repo)),
+            "provider_name": site_name, "provider_url": site.base_url,
+            "url": site.absolute(urls.record_path(s)),
+            "thumbnail_url": site.absolute(urls.CARD_IMAGE_PATH),
+            "thumbnail_width": width, "thumbnail_height": height}
+
+
+def oembed_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
+    site, name = env.globals["site"], env.globals["site_name"]
+    for s in summaries:
+        yield Page(urls.oembed_path(s), to_json(oembed(site, name, s)))
+
+
+def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
+    """The error-code resolver: `-/code/<code>/` lists every record with that
+    code, across repositories, with its JSON twin; `-/code/` lists the codes."""
+    site = env.globals["site"]
+    groups = by_code(summaries)
+    for path, members in groups.items():
+        code = members[0].error_code
+        repos = len({urls.repo_path(s.repo) for s in members})
+        intro = (f"{len(members)} error record{'s' if len(members) != 1 else ''} with this code, "
+                 f"in {repos} repositor{'ies' if repos != 1 else 'y'}.")
+        entries = sorted((entry(s) for s in members), key=lambda e: (e.message.casefold(), e.path))
+        yield render(env, "code.html", path, code=code, intro=intro, entries=entries,
+                     json_path=urls.code_json_path(code), canonical=site.absolute(path))
+        yield code_json(site, code, members)
+    links = sorted((Link(members[0].error_code, path, len(members)) for path, members in groups.items()),
+                   key=lambda link: (-link.count, link.label.casefold(), link.path))
+    yield from directory_pages(env, urls.CODES_PATH, "Error codes",
+                               f"{len(groups)} error code{'s' if len(groups) != 1 else ''}, by number of records.",
+                               links)

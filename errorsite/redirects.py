@@ -1,0 +1,157 @@
+"""Automatic redirects: no URL the site ever served stops working.
+
+Each build publishes `-/urls.json`, the URL manifest: for every record id
+ever seen, where it lives now (or last lived, if removed), its message and
+every path it had before; and every listing path ever served. The next build
+reads the previous manifest (from the output folder, or `--previous-manifest
+FILE`), merges it with what it serves now, and for every old URL that is no
+longer served writes:
+
+- a redirect page to where the record lives now (slug or repository renamed);
+- a "this record was removed" page (`noindex`, a search prefilled with its
+  message) for a record no longer in the dataset;
+- for a listing that went away, a redirect to the nearest page still served
+  (a renamed repository's listing → the new repository's).
+
+History is carried forward, so a URL from ten builds ago still resolves. The
+same moves go into `_redirects` (Netlify / Cloudflare Pages) as real 301s
+(Cloudflare follows them before its files; Netlify serves the static page at
+the old URL first, which lands on the same place). Permalinks are left out:
+hosts cap the number of rules, and the permalink page works everywhere.
+The previous manifest is untrusted input: anything malformed is ignored.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator, NamedTuple
+from urllib.parse import urlencode
+
+import jinja2
+
+from . import urls
+from .links import redirect_page
+from .model import Page, Summary
+from .render import render
+from .search import to_json
+
+FORMAT = 1
+
+
+class Id(NamedTuple):
+    id: str
+
+
+class Known(NamedTuple):
+    """One record id in the manifest."""
+
+    path: str
+    message: str
+    old: tuple[str, ...]   # the paths it had before, never its current one
+    removed: bool
+
+
+def safe_path(path: object) -> bool:
+    """A page folder path a build could write (`a/b/`), nothing else."""
+    if not isinstance(path, str) or not path.endswith("/") or len(path) > 2000:
+        return False
+    try:
+        urls.output_file(Path("/site"), path)
+    except ValueError:
+        return False
+    return True
+
+
+def read_manifest(data: object) -> tuple[dict[str, Known], set[str]]:
+    """The records and listing paths of a previous manifest; {} and set() if unreadable."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return {}, set()
+    known: dict[str, Known] = {}
+    records = data.get("records") if isinstance(data.get("records"), dict) else {}
+    for record_id, entry in records.items():
+        if not (isinstance(entry, dict) and urls_id(record_id) and safe_path(entry.get("path"))
+                and isinstance(entry.get("message"), str) and isinstance(entry.get("old"), list)):
+            continue
+        old = tuple(sorted({p for p in entry["old"] if safe_path(p)} - {entry["path"]}))
+        known[record_id] = Known(entry["path"], entry["message"], old, entry.get("removed") is True)
+    lists = data.get("lists") if isinstance(data.get("lists"), list) else []
+    return known, {p for p in lists if p == urls.HOME_PATH or safe_path(p)}
+
+
+def urls_id(record_id: object) -> bool:
+    return isinstance(record_id, str) and 0 < len(record_id) <= 64 and \
+        all(c.isascii() and (c.isalnum() or c in "-_") for c in record_id)
+
+
+def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Known]:
+    """The history after this build: every id ever seen, where it is now."""
+    merged = dict(previous)
+    for s in summaries:
+        path, before = urls.record_path(s), previous.get(s.id)
+        old = set(before.old) | {before.path} if before else set()
+        merged[s.id] = Known(path, s.message, tuple(sorted(old - {path})), False)
+    current = {s.id for s in summaries}
+    for record_id, known in previous.items():
+        if record_id not in current and not known.removed:
+            merged[record_id] = known._replace(removed=True)
+    return dict(sorted(merged.items()))
+
+
+def manifest_page(known: dict[str, Known], lists: set[str]) -> Page:
+    return Page(urls.URLS_PATH, to_json({
+        "format": FORMAT, "lists": sorted(lists),
+        "records": {i: {"path": k.path, "message": k.message, "old": list(k.old), "removed": k.removed}
+                    for i, k in known.items()}}))
+
+
+def nearest(path: str, served: set[str], renamed: dict[str, str]) -> str:
+    """The closest page still served to a listing that went away."""
+    for old, new in renamed.items():
+        if path.startswith(old):
+            path = new + path[len(old):]
+            break
+    while path and path not in served:
+        path = path.rstrip("/").rpartition("/")[0] + "/" if "/" in path.rstrip("/") else urls.HOME_PATH
+    return path
+
+
+def repo_of(path: str) -> str:
+    return "/".join(path.split("/")[:2]) + "/"
+
+
+def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths: list[str],
+                   previous: object) -> Iterator[Page]:
+    """The manifest, the pages at every old URL, and `_redirects`."""
+    site = env.globals["site"]
+    before, old_lists = read_manifest(previous)
+    known = merge(before, summaries)
+    by_id = {s.id: s for s in summaries}
+    served = {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")}
+    lists = served - {urls.record_path(s) for s in summaries}
+    served |= {urls.permalink_path(s) for s in summaries}
+    taken, moves = set(served), []
+    renamed: dict[str, set[str]] = {}
+    for record_id, k in known.items():
+        if record_id in by_id:
+            for old in k.old:
+                if old not in taken:
+                    taken.add(old)
+                    moves.append((old, k.path))
+                    yield redirect_page(env, old, by_id[record_id], moved=True)
+                if repo_of(old) != repo_of(k.path):
+                    renamed.setdefault(repo_of(old), set()).add(repo_of(k.path))
+            continue
+        query = urlencode({"q": k.message})
+        for path in (k.path, *k.old, urls.permalink_path(Id(record_id))):
+            if path not in taken:
+                taken.add(path)
+                yield render(env, "removed.html", path, message=k.message, query=query)
+    unambiguous = {old: next(iter(new)) for old, new in sorted(renamed.items()) if len(new) == 1}
+    for path in sorted(old_lists - taken):
+        target = nearest(path, served, unambiguous)
+        taken.add(path)
+        moves.append((path, target))
+        yield render(env, "moved.html", path, target=target, canonical=site.absolute(target))
+    yield manifest_page(known, lists | old_lists)
+    lines = [f"{site.href(old)} {site.href(new)} 301" for old, new in sorted(moves)]
+    yield Page(urls.REDIRECTS_PATH, ("\n".join(lines) + "\n" if lines else "").encode())
+

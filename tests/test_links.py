@@ -1,0 +1,174 @@
+"""Links that last and data for other tools: permalinks, the error-code
+resolver, the JSON API, record.json, oEmbed and the Atom feeds (read back with
+feedparser, a real feed parser)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from html.parser import HTMLParser
+
+import feedparser
+import pytest
+
+from errorsite import urls
+from errorsite.feeds import atom_date
+from tests.conftest import build_quietly
+from tests.test_pipeline import SITE, STATIC, make
+from tests.conftest import site_files
+
+BASE = SITE.base_url
+RECORDS = [
+    make(1, errorCode="E0308", analyzedAt="2026-11-01T10:00:00Z", contentChangedAt="2026-11-20T00:00:00Z"),
+    make(2, repo="spf13/cobra", errorCode="e0308", analyzedAt="2026-11-03T10:00:00.123+02:00"),
+    make(3, errorCode="ERR_INVALID_ARG_TYPE", analyzedAt=None, contentChangedAt="2026-10-01"),
+    make(4, errorCode=None, errorMessage="a <script>alert(1)</script> & \u0001 control", analyzedAt="2026-11-02"),
+]
+
+
+@pytest.fixture(scope="module")
+def site() -> dict[str, bytes]:
+    return site_files(RECORDS, SITE, STATIC)
+
+
+def data(site, path):
+    text = site[path].decode()
+    assert "<" not in text and ">" not in text  # escaped like search.to_json: inert as HTML
+    return json.loads(text)
+
+
+class Head(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def head(html: bytes) -> list[tuple[str, dict]]:
+    parser = Head()
+    parser.feed(html.decode())
+    return parser.tags
+
+
+def test_every_record_has_a_permalink_that_leads_to_its_page(site):
+    for record in RECORDS:
+        path = urls.permalink_path(record)
+        assert path == f"-/r/{record.id}/"
+        tags = head(site[path])
+        target = SITE.href(urls.record_path(record))
+        assert ("meta", {"name": "robots", "content": "noindex"}) in tags
+        assert ("meta", {"http-equiv": "refresh", "content": f"0; url={target}"}) in tags
+        assert ("link", {"rel": "canonical", "href": SITE.absolute(urls.record_path(record))}) in tags
+        assert ("a", {"href": target}) in tags  # visible, for when the refresh does not happen
+        assert b"<script" not in site[path]  # a lean page: no script at all, the CSP stays strict
+        assert SITE.absolute(path) not in site["sitemap.xml"].decode()
+
+
+def test_the_record_page_gives_its_permalink():
+    from errorsite.render import environment, record_page
+    html = record_page(environment(SITE), RECORDS[0]).content.decode()
+    assert f'data-permalink="{BASE}-/r/r1/"' in html
+
+
+def test_codes_are_resolved_across_repositories(site):
+    path = urls.code_path("E0308")
+    assert path == "-/code/e0308/" and urls.code_path("ERR_INVALID_ARG_TYPE") == "-/code/err-invalid-arg-type/"
+    assert urls.code_path(None) is None and urls.code_path("!!") is None
+    html = site[path].decode()
+    assert SITE.href(urls.record_path(RECORDS[0])) in html and SITE.href(urls.record_path(RECORDS[1])) in html
+    assert "2 error records with this code, in 2 repositories." in html
+    twin = data(site, urls.code_json_path("E0308"))
+    assert [r["id"] for r in twin["records"]] == ["r1", "r2"]
+    assert twin["records"][1] == {
+        "id": "r2", "repo": "spf13/cobra", "slug": "error-2", "message": "Error 2",
+        "pattern": RECORDS[1].pattern, "errorCode": "e0308", "url": f"{BASE}spf13/cobra/error-2/",
+        "permalink": f"{BASE}-/r/r2/", "json": f"{BASE}spf13/cobra/error-2/record.json"}
+    assert "-/code/" in site and f"{BASE}{path}" in site["sitemap.xml"].decode()
+
+
+def test_the_record_page_links_its_code():
+    from errorsite.render import environment, record_page
+    html = record_page(environment(SITE), RECORDS[0]).content.decode()
+    assert f'href="{SITE.href("-/code/e0308/")}"' in html
+
+
+def test_the_api_lists_repositories_and_their_records(site):
+    repos = data(site, urls.API_REPOS_PATH)["repos"]
+    assert repos == [
+        {"repo": "pydantic/pydantic", "records": 3, "url": f"{BASE}pydantic/pydantic/",
+         "api": f"{BASE}-/api/repos/pydantic/pydantic.json"},
+        {"repo": "spf13/cobra", "records": 1, "url": f"{BASE}spf13/cobra/",
+         "api": f"{BASE}-/api/repos/spf13/cobra.json"}]
+    listing = data(site, "-/api/repos/pydantic/pydantic.json")
+    assert [(r["id"], r["errorCode"]) for r in listing["records"]] == \
+        [("r1", "E0308"), ("r3", "ERR_INVALID_ARG_TYPE"), ("r4", None)]
+    assert listing["records"][2]["message"] == RECORDS[3].message  # escaped, not altered
+
+
+def test_record_json_is_the_record_as_published(site):
+    record = data(site, "pydantic/pydantic/error-1/record.json")
+    assert record["url"] == f"{BASE}pydantic/pydantic/error-1/" and record["permalink"] == f"{BASE}-/r/r1/"
+    assert record["record"]["errorCode"] == "E0308" and record["record"]["errorMessage"] == "Error 1"
+    assert record["record"]["solutions"] == list(RECORDS[0].solutions)
+    assert "source_file" not in json.dumps(record)
+
+
+def test_record_json_is_made_and_reused_by_real_builds(tmp_path):
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "a.json").write_text(json.dumps({"record": {**json.loads(
+        (Path(__file__).parent / "fixtures/bad/good-dataclass-on-model.json").read_text())["record"]}}))
+    out = tmp_path / "out"
+    first, _ = build_quietly(records, out)
+    record_json = next(out.rglob("record.json"))
+    inode = record_json.stat().st_ino
+    second, _ = build_quietly(records, out)
+    assert second.reused == 1 and next(out.rglob("record.json")).stat().st_ino == inode
+
+
+def test_oembed_per_record(site):
+    oembed = data(site, urls.oembed_path(RECORDS[0]))
+    assert oembed["version"] == "1.0" and oembed["type"] == "link"
+    assert oembed["title"] == "Error 1" and oembed["provider_name"] == "Error Index"
+    assert oembed["thumbnail_url"] == f"{BASE}-/static/card.png"
+    assert (oembed["thumbnail_width"], oembed["thumbnail_height"]) == (1200, 630)
+
+
+def test_atom_dates():
+    assert atom_date("2026-11-03T10:00:00.123+02:00") == "2026-11-03T08:00:00Z"
+    assert atom_date("2026-10-01") == "2026-10-01T00:00:00Z"
+    assert atom_date(None) is None and atom_date("soon") is None
+
+
+def parse(site, path):
+    parsed = feedparser.parse(site[path])
+    assert not parsed.bozo, parsed.bozo_exception  # well-formed XML, nothing the parser had to guess
+    assert parsed.version == "atom10"
+    return parsed
+
+
+def test_feeds_of_newest_and_changed_records(site):
+    new = parse(site, urls.feed_path("new"))
+    assert [e.link for e in new.entries] == [
+        f"{BASE}spf13/cobra/error-2/", f"{BASE}pydantic/pydantic/error-4/", f"{BASE}pydantic/pydantic/error-1/"]
+    assert new.feed.updated == "2026-11-03T08:00:00Z"
+    assert new.entries[0].id == f"{BASE}-/r/r2/"
+    assert new.entries[1].title == "a <script>alert(1)</script> & \ufffd control"
+    assert new.entries[0].summary.startswith("spf13/cobra · usage · error — ")
+    changed = parse(site, urls.feed_path("changed"))
+    assert [e.id for e in changed.entries] == [f"{BASE}-/r/r1/", f"{BASE}-/r/r3/"]
+    cobra = parse(site, urls.feed_path("new", "spf13/cobra"))
+    assert cobra.feed.title == "Error Index · spf13/cobra: newest records"
+    assert [e.id for e in cobra.entries] == [f"{BASE}-/r/r2/"]
+    empty = parse(site, urls.feed_path("changed", "spf13/cobra"))
+    assert empty.entries == [] and empty.feed.updated == "1970-01-01T00:00:00Z"
+
+
+def test_pages_link_the_feeds(site):
+    for path in ("", "pydantic/pydantic/error-1/"):
+        alternates = [a["href"] for tag, a in head(site[path])
+                      if tag == "link" and a.get("type") == "application/atom+xml"]
+        assert SITE.href("-/feeds/new.xml") in alternates and SITE.href("-/feeds/changed.xml") in alternates
+    record = [a["href"] for tag, a in head(site["pydantic/pydantic/error-1/"]) if a.get("type") == "application/atom+xml"]
+    assert SITE.href("-/feeds/pydantic/pydantic/new.xml") in record
