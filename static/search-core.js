@@ -81,8 +81,10 @@
     var message = lines.length ? unique(tokenize(paste.stripNoise(lines.join("\n")).core)) : [];
     var core = unique(message.concat(tokenize(noise.core))).slice(0, MAX_QUERY_TOKENS);
     var coreSet = toSet(core);
-    var context = unique(tokenize(noise.context)).filter(function (t) { return !coreSet[t]; }).slice(0, MAX_QUERY_TOKENS);
-    var classes = (String(noise.core).slice(0, 20000).match(CLASS_NAME) || []).map(function (c) { return c.toLowerCase(); });
+    var context = unique(tokenize(noise.context)).filter(function (t) { return !coreSet[t]; })
+      .slice(0, MAX_QUERY_TOKENS);
+    var classes = (String(noise.core).slice(0, 20000).match(CLASS_NAME) || [])
+      .map(function (c) { return c.toLowerCase(); });
     return { core: core, context: context, typed: core.length + context.length <= TYPED_QUERY_TOKENS,
              message: message.filter(function (t) { return coreSet[t]; }), frames: noise.frames, lines: lines,
              classes: classes.filter(function (t) { return coreSet[t]; }) };

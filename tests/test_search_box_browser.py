@@ -30,8 +30,14 @@ def open_search(page, url):
     assert page.page.goto(url).ok
     page.page.wait_for_load_state("networkidle")
     # Record every text the page hands to the search engine.
-    page.page.evaluate("""() => { const search = ErrorSearch.prototype.search; window.__searched = [];
-        ErrorSearch.prototype.search = function (text, limit) { __searched.push(text); return search.call(this, text, limit); }; }""")
+    page.page.evaluate("""() => {
+        const search = ErrorSearch.prototype.search;
+        window.__searched = [];
+        ErrorSearch.prototype.search = function (text, limit) {
+          __searched.push(text);
+          return search.call(this, text, limit);
+        };
+      }""")
 
 
 def first_hit(page) -> str:
