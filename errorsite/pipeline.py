@@ -190,6 +190,8 @@ def site_pages(site: urls.Site, entries: Iterator[ShardEntry], static: dict[str,
     if strict and collected.problems:
         raise StrictFailure()
     yield from global_pages(site, collected, static, options)
+    for warning in collected.warnings:
+        report(f"warning: {warning}")
 
 
 def without_duplicates(entries: Iterator[ShardEntry]) -> Iterator[ShardEntry]:
@@ -238,7 +240,9 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
     with stage(collected, "redirects"):  # every URL an earlier build served still lands somewhere
         yield from redirect_pages(env, summaries, collected.html_paths, collected.previous_urls)
     with stage(collected, "search"):
-        yield from search_pages(summaries)
+        search = search_pages(summaries)
+        collected.warnings += search.warnings
+        yield from search.pages
     with stage(collected, "static"):
         yield from static_pages(static)
         yield sitemap(site, collected.html_paths)

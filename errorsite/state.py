@@ -17,6 +17,7 @@ class Collected:
     def __init__(self) -> None:
         self.summaries: list[Summary] = []
         self.problems: list[Problem] = []
+        self.warnings: list[str] = []    # about the site as a whole, e.g. a search file over its budget
         self.keys: dict[str, str] = {}   # record path → page key, for the next build
         self.html_paths: list[str] = []
         self.entries: list = []          # every file's outcome, in order, when a shard keeps them

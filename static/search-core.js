@@ -31,16 +31,50 @@
   var LONG_PASTE_TYPOS = 4;     // a long paste: typos forgiven in this many message words
   var CLASS_NAME = /\b[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b/g;  // CamelCase: DTypeMismatchBinaryOp
 
-  function ErrorSearch(serializedIndex, docs, names) {
-    this.index = lunr.Index.load(serializedIndex);
+  /* The whole index and every record's entry, in memory: the reference the
+   * split data (search-data.js) is tested against, and what the tests load.
+   * A view answers what the query and the ranking ask of the data. */
+  function WholeIndex(serializedIndex, docs) {
+    this.lunr = lunr.Index.load(serializedIndex);
     this.docs = docs;
-    this.names = names || {};
-    this.matchers = [];
+    this.records = docs.length;
+    this.frequency = Object.create(null);
     this.messageTokens = [];
-    this.documentFrequency = Object.create(null);
+    this.matchers = [];
   }
 
-  ErrorSearch.prototype.matcher = function (ref) {
+  WholeIndex.prototype.pending = function () { return false; };
+
+  /* In how many records the term is, or undefined for a term the index lacks. */
+  WholeIndex.prototype.df = function (term) {
+    if (!(term in this.frequency)) {
+      var posting = this.lunr.invertedIndex[term], refs = Object.create(null), count = 0;
+      if (posting) {
+        for (var field in posting) {
+          if (field === "_index") continue;
+          for (var ref in posting[field]) if (!refs[ref]) { refs[ref] = true; count++; }
+        }
+      }
+      this.frequency[term] = posting ? count : undefined;
+    }
+    return this.frequency[term];
+  };
+
+  WholeIndex.prototype.index = function () { return this.lunr; };
+
+  /* The index's terms that start with `prefix`, or within one edit of `term` (lunr's fuzzy match). */
+  WholeIndex.prototype.prefixed = function (prefix) {
+    return this.lunr.tokenSet.intersect(lunr.TokenSet.fromString(prefix + "*")).toArray();
+  };
+
+  WholeIndex.prototype.neighbours = function (term) {
+    return this.lunr.tokenSet.intersect(lunr.TokenSet.fromFuzzyString(term, 1)).toArray();
+  };
+
+  WholeIndex.prototype.doc = function (ref) { return this.docs[ref]; };
+  WholeIndex.prototype.repo = function (ref) { return this.docs[ref][1]; };
+
+  WholeIndex.prototype.matcher = function (ref) {
     if (this.matchers[ref] === undefined) {
       var doc = this.docs[ref];
       this.matchers[ref] = match.compilePattern(doc[5] || doc[0]);
@@ -48,28 +82,43 @@
     return this.matchers[ref];
   };
 
-  ErrorSearch.prototype.tokensOf = function (ref) {
-    if (this.messageTokens[ref] === undefined) this.messageTokens[ref] = unique(tokenize(this.docs[ref][0]));
-    return this.messageTokens[ref];
+  /* For a query's words: ref → [how many of the record's message words are
+   * among them, how many distinct words its message has]. */
+  WholeIndex.prototype.coverage = function (queryTokens) {
+    var self = this;
+    return function (ref) {
+      if (self.messageTokens[ref] === undefined) self.messageTokens[ref] = unique(tokenize(self.docs[ref][0]));
+      var words = self.messageTokens[ref], covered = 0;
+      for (var i = 0; i < words.length; i++) if (queryTokens[words[i]]) covered++;
+      return [covered, words.length];
+    };
+  };
+
+  function ErrorSearch(serializedIndex, docs, names) {
+    this.data = new WholeIndex(serializedIndex, docs);
+    this.names = names || {};
+  }
+
+  ErrorSearch.prototype.search = function (text, limit) {
+    return find(this.data, this.names, text, limit);
+  };
+
+  ErrorSearch.prototype.namedRepos = function (text) {
+    return namedRepos(this.names, text);
   };
 
   /* Words in a large share of the records ("error", "invalid") cost lunr a
    * score for every one of those records and tell almost nothing apart: their
-   * idf is near zero. They are left out of the query, as stop words are. */
-  ErrorSearch.prototype.isCommon = function (token) {
-    var term = stem(token);
-    if (!(term in this.documentFrequency)) {
-      var posting = this.index.invertedIndex[term], refs = Object.create(null), count = 0;
-      if (posting) {
-        for (var field in posting) {
-          if (field === "_index") continue;
-          for (var ref in posting[field]) if (!refs[ref]) { refs[ref] = true; count++; }
-        }
-      }
-      this.documentFrequency[term] = count;
-    }
-    return this.documentFrequency[term] > Math.max(COMMON_MIN_DOCS, this.docs.length * COMMON_SHARE);
-  };
+   * idf is near zero. They are left out of the query, as stop words are, and
+   * out of what a typo or a prefix expands to. */
+  function isCommon(data, term) {
+    return data.df(term) > Math.max(COMMON_MIN_DOCS, data.records * COMMON_SHARE);
+  }
+
+  /* What a typo or a prefix expands to: the uncommon ones of `terms`, sorted. */
+  function expansions(data, terms) {
+    return terms.filter(function (term) { return !isCommon(data, term); }).sort();
+  }
 
   /* Query text → {core, context, typed, message, frames, lines, classes}: the
    * tokens the ranking will use. The words of the message lines come first, so
@@ -90,63 +139,76 @@
              classes: classes.filter(function (t) { return coreSet[t]; }) };
   }
 
-  /* Search: returns [{ref, doc, score, terms}] best first, never throws on text. */
-  ErrorSearch.prototype.search = function (text, limit) {
+  /* Search: returns [{ref, doc, score, terms}] best first, never throws on
+   * text; or null while `data` is still fetching what the query needs (it
+   * then has a list of what to fetch, and the search runs again). */
+  function find(data, names, text, limit) {
     limit = limit || 20;
     var q = analyse(text);
     if (!q.core.length && !q.context.length) return [];
-    var self = this;
-    var rare = function (t) { return !self.isCommon(t); };
+    var known = function (token) { return data.df(stem(token)) !== undefined; };
+    var rare = function (token) { return !isCommon(data, stem(token)); };
+    q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
+    var lastToken = q.core[q.core.length - 1];
+    var prefix = q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken);
+    var prefixed = prefix ? data.prefixed(lastToken) : [];
+    if (data.pending()) return null;
     var filtered = { core: q.core.filter(rare), context: q.context.filter(rare) };
     if (filtered.core.length || filtered.context.length) { q.core = filtered.core; q.context = filtered.context; }
     // Typos: any word of a short typed query; in a long paste, a few words of
     // its message lines. A typo is a word the index does not know.
-    var vocabulary = this.index.invertedIndex, fuzzy = Object.create(null), budget = LONG_PASTE_TYPOS;
+    var fuzzy = Object.create(null), budget = LONG_PASTE_TYPOS;
     var messageSet = toSet(q.message);
     q.core.forEach(function (token) {
-      if (token.length < (q.typed ? 4 : 5) || DIGITS.test(token) || stem(token) in vocabulary) return;
+      if (token.length < (q.typed ? 4 : 5) || DIGITS.test(token) || known(token)) return;
       if (q.typed || (messageSet[token] && budget-- > 0)) fuzzy[token] = true;
     });
     q.fuzzy = fuzzy;
-    var lastToken = q.core[q.core.length - 1];
     // A word the index does not have matches nothing as it is: lunr is not
     // asked for it (each term costs lunr a walk of its vocabulary).
-    var known = function (token) { return stem(token) in vocabulary; };
-    var core = q.core.filter(known), context = q.context.filter(known);
-    var prefix = q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken);
-    if (!prefix && !core.length && !context.length && !Object.keys(fuzzy).length) {
+    var core = q.core.filter(known).map(stem), context = q.context.filter(known).map(stem);
+    var near = Object.keys(fuzzy).map(function (token) {
+      return expansions(data, data.neighbours(stem(token)));
+    });
+    prefixed = expansions(data, prefixed);
+    q.named = namedRepos(names, text);
+    if (data.pending()) return null;
+    if (!prefixed.length && !core.length && !context.length && !near.some(function (n) { return n.length; })) {
       return [];  // lunr would return every record for an empty query
     }
     // Terms go in stemmed (the stems are cached), so lunr skips its own
-    // stemmer, the same Porter stemmer, on each of them.
-    var results = this.index.query(function (query) {
-      var term = function (token, options) { options.usePipeline = false; query.term(stem(token), options); };
-      core.forEach(function (token) { term(token, { boost: 1 }); });
-      Object.keys(fuzzy).forEach(function (token) { term(token, { boost: FUZZY_BOOST, editDistance: 1 }); });
-      context.forEach(function (token) { term(token, { boost: CONTEXT_BOOST }); });
-      if (prefix) {
-        query.term(lastToken, { boost: PREFIX_BOOST, usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
-      }
+    // stemmer, the same Porter stemmer, on each of them. Typos and the prefix
+    // go in as the terms they expand to.
+    var wanted = unique(core.concat(context, prefixed, [].concat.apply([], near)));
+    var index = data.index(wanted);
+    if (data.pending()) return null;
+    var results = index.query(function (query) {
+      var term = function (t, boost) { query.term(t, { boost: boost, usePipeline: false }); };
+      core.forEach(function (t) { term(t, 1); });
+      near.forEach(function (terms) { terms.forEach(function (t) { term(t, FUZZY_BOOST); }); });
+      context.forEach(function (t) { term(t, CONTEXT_BOOST); });
+      prefixed.forEach(function (t) { term(t, PREFIX_BOOST); });
     });
-    q.named = this.namedRepos(text);
-    return this.rank(text, q, results.slice(0, CANDIDATES)).slice(0, limit);
-  };
+    var ranked = ranking.rank(data, text, q, results.slice(0, CANDIDATES)).slice(0, limit);
+    ranked.forEach(function (r) { r.doc = data.doc(r.ref); });
+    return data.pending() ? null : ranked;
+  }
 
   /* repo → how strongly the paste's context names it (0 none, 1 weak, 2 strong). */
-  ErrorSearch.prototype.namedRepos = function (text) {
+  function namedRepos(names, text) {
     var found = paste.pasteNames(text), named = Object.create(null);
     for (var key in found) {
-      var repos = Object.prototype.hasOwnProperty.call(this.names, key) ? this.names[key] : null;
+      var repos = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : null;
       if (!Array.isArray(repos)) continue;
       for (var i = 0; i < repos.length; i++) named[repos[i]] = Math.max(named[repos[i]] || 0, found[key]);
     }
     return named;
-  };
+  }
 
-  ErrorSearch.prototype.rank = function (text, q, results) {
-    return ranking.rank(this, text, q, results);
-  };
-
+  ErrorSearch.find = find;
+  ErrorSearch.WholeIndex = WholeIndex;
+  ErrorSearch.COMMON_SHARE = COMMON_SHARE;
+  ErrorSearch.COMMON_MIN_DOCS = COMMON_MIN_DOCS;
   ErrorSearch.tokenize = tokenize;
   ErrorSearch.stripNoise = paste.stripNoise;
   ErrorSearch.analyse = analyse;

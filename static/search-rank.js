@@ -86,22 +86,20 @@
     var named = q.named || {};
     var classStems = (q.classes || []).map(stem);
     var guard = false;
+    var coverage = engine.coverage(queryTokens);
+    var anyNamed = Object.keys(named).length > 0;
     var ranked = results.map(function (result) {
       var ref = Number(result.ref);
-      var doc = engine.docs[ref];
-      var words = engine.tokensOf(ref);
-      var covered = 0;
-      for (var i = 0; i < words.length; i++) if (queryTokens[words[i]]) covered++;
+      var counts = coverage(ref), covered = counts[0], words = counts[1];
       var metadata = result.matchData.metadata;
       var terms = Object.keys(metadata);
-      var name = named[doc[1]] || 0;
+      var name = anyNamed ? named[engine.repo(ref)] || 0 : 0;
       var everyWord = coreStems.length > 0 && terms.length >= coreStems.length &&
         messageWords(coreStems, metadata) === coreStems.length;
       if (everyWord) guard = true;
-      var shared = words.length ? covered / words.length : 0;  // of the record's message words, in the paste
+      var shared = words ? covered / words : 0;  // of the record's message words, in the paste
       return {
         ref: ref,
-        doc: doc,
         terms: terms,
         named: name,
         everyWord: everyWord,

@@ -8,17 +8,14 @@
 
   function loadEngine() {
     if (!engine) {
-      var get = function (name) {
-        return fetch(ROOT + "-/search/" + name).then(function (response) {
-          if (!response.ok) throw new Error(name + ": HTTP " + response.status);
+      var fetchJson = function (url) {
+        return fetch(url).then(function (response) {
+          if (!response.ok) throw new Error(url.replace(/\?.*/, "") + ": HTTP " + response.status);
           return response.json();
         });
       };
-      // The names map only sharpens the ranking: search works without it.
-      var names = get("names.json").catch(function () { return {}; });
-      engine = Promise.all([get("index.json"), get("docs.json"), names]).then(function (data) {
-        return new window.ErrorSearch(data[0], data[1], data[2]);
-      });
+      var search = new window.ErrorSearchData.SplitSearch(ROOT + "-/search/", fetchJson);
+      engine = search.start().then(function () { return search; }, function (error) { engine = null; throw error; });
     }
     return engine;
   }
@@ -108,16 +105,12 @@
       if (!query.trim()) { render(query, []); return Promise.resolve(); }
       return loadEngine().then(function (search) {
         if (input.value !== query) return;  // a newer keystroke is on its way
-        var results;
-        try {
-          results = search.search(query, 20);
-        } catch (error) {
-          console.warn("search failed", error);
-          results = [];
-        }
-        render(query, results);
-      }, function (error) {
-        setStatus("Search is unavailable: the index could not be loaded (" + error.message + ").");
+        return search.search(query, 20).then(function (results) {
+          if (input.value === query) render(query, results);
+        });
+      }).catch(function (error) {
+        if (input.value !== query) return;
+        setStatus("Search is unavailable: the search data could not be loaded (" + error.message + ").");
       });
     }
 

@@ -172,7 +172,7 @@ def pytest_terminal_summary(terminalreporter):
 
 
 SEARCH_SCRIPTS = ["vendor/lunr-2.3.9/lunr.min.js", "search-tokens.js", "search-paste.js", "search-match.js",
-                  "search-rank.js", "search-core.js"]  # in the order base.html loads them
+                  "search-rank.js", "search-core.js", "search-data.js"]  # in the order base.html loads them
 
 
 @pytest.fixture(scope="session")

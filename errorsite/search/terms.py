@@ -1,0 +1,114 @@
+"""lunr's index, built one record at a time and kept as compact postings.
+
+lunr.py's Builder holds every field's term frequencies as dicts of Token
+objects, about 25 KB a record; at 100,000 records that is the build's peak.
+This builder keeps, per term, the refs and term frequencies of each field in
+arrays, and computes each posting's weight exactly as lunr.py does (BM25 with
+lunr's k1 and b, its idf and its rounding), so the browser scores with the same
+numbers. tests/test_search_chunks.py compares both on real and generated records.
+"""
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass, field
+
+from .index import FIELDS, stem
+
+K1 = 1.2   # lunr's Builder defaults
+B = 0.75
+
+
+@dataclass
+class Term:
+    index: int                                  # lunr's `_index`: first seen, first numbered
+    refs: list[array] = field(default_factory=lambda: [array("i") for _ in FIELDS])
+    frequencies: list[array] = field(default_factory=lambda: [array("i") for _ in FIELDS])
+    variants: list[str] = field(default_factory=list)   # the message words that stem to this term
+    variant_refs: array = field(default_factory=lambda: array("i"))
+    variant_ids: array = field(default_factory=lambda: array("i"))
+
+    @property
+    def documents(self) -> int:
+        """lunr's count for idf: a record counts once per field it has the term in."""
+        return sum(len(refs) for refs in self.refs)
+
+    def distinct_documents(self) -> int:
+        if sum(1 for refs in self.refs if refs) == 1:
+            return self.documents
+        return len(set().union(*self.refs))
+
+
+class TermIndex:
+    """Add records in ref order (0, 1, 2…); then `weights` gives lunr's numbers."""
+
+    def __init__(self) -> None:
+        self.terms: dict[str, Term] = {}
+        self.lengths = [array("i") for _ in FIELDS]
+        self.message_words = array("i")        # distinct message words per ref
+        self._stems: dict[str, str] = {}
+        self._averages: list[float] | None = None
+
+    @property
+    def count(self) -> int:
+        return len(self.message_words)
+
+    def stem(self, token: str) -> str:
+        term = self._stems.get(token)
+        if term is None:
+            term = self._stems[token] = stem(token)
+        return term
+
+    def add(self, fields: dict[str, list[str]]) -> int:
+        ref = self.count
+        self._averages = None
+        for f, (name, _) in enumerate(FIELDS):
+            tokens = [str(token).lower() for token in fields[name]]   # as lunr.py's tokenizer does
+            frequencies: dict[str, int] = {}
+            for token in tokens:
+                term = self.stem(token)
+                frequencies[term] = frequencies.get(term, 0) + 1
+            self.lengths[f].append(len(tokens))
+            for term, frequency in frequencies.items():
+                entry = self.terms.get(term)
+                if entry is None:
+                    entry = self.terms[term] = Term(len(self.terms))
+                entry.refs[f].append(ref)
+                entry.frequencies[f].append(frequency)
+            if name == "message":
+                words = dict.fromkeys(tokens)
+                self.message_words.append(len(words))
+                for word in words:
+                    entry = self.terms[self.stem(word)]
+                    if word not in entry.variants:
+                        entry.variants.append(word)
+                    entry.variant_refs.append(ref)
+                    entry.variant_ids.append(entry.variants.index(word))
+        return ref
+
+    def weights(self, term: Term) -> list[list[tuple[int, float]]]:
+        """Per field, [(ref, weight)]: the entries of lunr's field vectors for this term."""
+        count = self.count
+        if self._averages is None:   # lunr.py: the sum of a field's lengths over the number of records
+            self._averages = [sum(lengths) / count for lengths in self.lengths]
+        documents = term.documents
+        idf = math.log(1 + abs((count - documents + 0.5) / (documents + 0.5)))
+        result = []
+        for f, (_, boost) in enumerate(FIELDS):
+            average = self._averages[f]
+            lengths = self.lengths[f]
+            field_weights = []
+            for ref, tf in zip(term.refs[f], term.frequencies[f]):
+                score = idf * ((K1 + 1) * tf) / (K1 * (1 - B + B * (lengths[ref] / average)) + tf)
+                score *= boost
+                score *= 1   # lunr's document boost
+                field_weights.append((ref, round(score, 3)))
+            result.append(field_weights)
+        return result
+
+    def variants_of(self, term: Term) -> dict[int, list[int]]:
+        """ref → which of the term's variants its message has."""
+        found: dict[int, list[int]] = {}
+        for ref, variant in zip(term.variant_refs, term.variant_ids):
+            found.setdefault(ref, []).append(variant)
+        return found
