@@ -56,7 +56,11 @@
 
     function setStatus(text) { status.textContent = text; }
 
+    // The address names the query whose results are shown, once they are.
     function render(query, results) {
+      var url = new URL(window.location.href);
+      if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
+      window.history.replaceState(null, "", url.toString());
       renderedQuery = query;
       list.textContent = "";
       current = results;
@@ -99,9 +103,6 @@
 
     function run() {
       var query = input.value;
-      var url = new URL(window.location.href);
-      if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
-      window.history.replaceState(null, "", url.toString());
       if (!query.trim()) { render(query, []); return Promise.resolve(); }
       return loadEngine().then(function (search) {
         if (input.value !== query) return;  // a newer keystroke is on its way

@@ -53,6 +53,20 @@ def site_files(records, site, static, options=None) -> dict[str, bytes]:
     return result
 
 
+def search_cards(read) -> list[list]:
+    """Every record's result card, in ref order, from a site's split search
+    files; `read(path)` gives a site file's bytes (a dict's get, or a folder's)."""
+    import json
+    from errorsite import urls
+    meta = json.loads(read(urls.SEARCH_PATH + "meta.json"))
+    files = -(-meta["records"] // meta["docsPerFile"])
+    return [card for n in range(files) for card in json.loads(read(f"{urls.SEARCH_PATH}d/{n}.json"))]
+
+
+def folder_reader(folder: Path):
+    return lambda path: (folder / path).read_bytes()
+
+
 def build_quietly(records: Path, out: Path, base_url: str = "http://127.0.0.1:1/errors/", **kwargs):
     lines: list[str] = []
     result = build(records, out, base_url, report=lines.append, **kwargs)

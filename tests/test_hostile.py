@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from tests.conftest import build_quietly
+from tests.conftest import build_quietly, folder_reader, search_cards
 from errorsite import urls
 from errorsite.model import FIELDS, Record
 from errorsite.render import environment, record_page
@@ -303,7 +303,7 @@ def test_rendered_fixture(hostile, name):
     assert tree.root.find("h1", id="message").text() == shown
     assert tree.root.find("title").text() == f"{isolated(shown)} — redis/redis"
     assert tree.root.find("meta", property="og:title").attrs["content"] == f"{isolated(shown)} — redis/redis"
-    docs = json.loads((hostile.out / "-" / "search" / "docs.json").read_text("utf-8"))
+    docs = search_cards(folder_reader(hostile.out))
     assert [shown, "redis/redis"] in [doc[:2] for doc in docs]
 
 

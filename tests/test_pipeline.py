@@ -13,7 +13,7 @@ from errorsite import urls
 from errorsite.model import Problem, Record
 from errorsite.pipeline import BuildResult, build, summary_line
 from errorsite.validate import validate
-from tests.conftest import build_quietly, site_files
+from tests.conftest import build_quietly, search_cards, site_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad"
 GOOD = FIXTURES / "good-dataclass-on-model.json"
@@ -45,7 +45,8 @@ def site() -> dict[str, bytes]:
 
 def test_every_kind_of_file_is_there(site):
     expected = {
-        "", "404.html", "-/search/", "-/search/index.json", "-/search/docs.json", "-/search/names.json",
+        "", "404.html", "-/search/", "-/search/meta.json", "-/search/t/0.json", "-/search/d/0.json", "-/search/v/0.json",
+        "-/search/repos.json", "-/search/names.json",
         "sitemap.xml", "robots.txt", ".nojekyll", "-/static/style.css", "-/static/search-core.js",
         "-/static/vendor/lunr-2.3.9/lunr.min.js",
         "pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/", "spf13/cobra/error-2/",
@@ -83,15 +84,15 @@ def test_robots_nojekyll_and_404(site):
     assert b"<h1>Page not found</h1>" in site["404.html"]
 
 
-def test_search_files_are_json_with_one_doc_per_record(site):
-    docs = json.loads(site["-/search/docs.json"])
-    assert len(docs) == len(RECORDS)
-    index = json.loads(site["-/search/index.json"])
-    assert isinstance(index, dict) and index
+def test_search_files_are_json_with_one_card_per_record(site):
+    assert len(search_cards(site.get)) == len(RECORDS)
+    assert json.loads(site["-/search/meta.json"])["records"] == len(RECORDS)
     names = json.loads(site["-/search/names.json"])
     assert names["spf13/cobra"] == names["cobra"] == ["spf13/cobra"]
-    for raw in (site["-/search/docs.json"], site["-/search/index.json"], site["-/search/names.json"]):
-        assert b"<" not in raw and b">" not in raw
+    for path, raw in site.items():
+        if path.startswith("-/search/") and path.endswith(".json"):
+            json.loads(raw)
+            assert b"<" not in raw and b">" not in raw, path
 
 
 def test_stylesheet_carries_the_pygments_themes(site):
@@ -101,7 +102,7 @@ def test_stylesheet_carries_the_pygments_themes(site):
 
 
 def test_search_docs_are_in_url_order_whatever_the_file_order():
-    docs = json.loads(pages(list(reversed(RECORDS)))["-/search/docs.json"])
+    docs = search_cards(pages(list(reversed(RECORDS))).get)
     assert [doc[2] for doc in docs] == ["pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/",
                                         "spf13/cobra/error-2/"]
 
@@ -116,8 +117,8 @@ def test_same_records_same_bytes_in_any_order():
 
 def test_no_records_still_makes_a_site():
     empty = pages([])
-    assert {"", "404.html", "-/search/", "sitemap.xml", "robots.txt", "-/search/docs.json"} <= set(empty)
-    assert json.loads(empty["-/search/docs.json"]) == []
+    assert {"", "404.html", "-/search/", "sitemap.xml", "robots.txt", "-/search/meta.json"} <= set(empty)
+    assert search_cards(empty.get) == []
 
 
 # --- build and summary_line ---------------------------------------------------------------

@@ -100,8 +100,8 @@ def distractor_site(tmp_path_factory):
     for path in SHARED_RECORDS.glob("*.json"):
         shutil.copy(path, records / path.name)
     server, out = serve_site(tmp_path_factory.mktemp("quality-site"), records)
-    built = json.loads((out / "-/search/docs.json").read_text(encoding="utf-8"))
-    assert len(built) == DISTRACTORS + len(real), "some distractors were rejected by validation"
+    built = json.loads((out / "-/search/meta.json").read_text(encoding="utf-8"))["records"]
+    assert built == DISTRACTORS + len(real), "some distractors were rejected by validation"
     yield server, records
     server.close()
 

@@ -16,7 +16,7 @@ from errorsite.load import RawRecord
 from errorsite.model import FIELDS, Problem, Record
 from errorsite.pipeline import summary_line
 from errorsite.validate import check, drop_duplicates, validate, validate_all
-from tests.conftest import build_quietly
+from tests.conftest import build_quietly, folder_reader, search_cards
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
 BASE = json.loads(GOOD.read_text(encoding="utf-8"))
@@ -434,7 +434,7 @@ def test_the_good_records_are_still_built(bad_build):
     page = out / "pydantic" / "pydantic" / "cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model" / "index.html"
     assert "<bdi>Cannot create a Pydantic dataclass from User as it is already a Pydantic model</bdi>" in page.read_text()
     assert (out / "pydantic" / "pydantic" / "line-number-outside-range" / "index.html").is_file()
-    assert json.loads((out / "-" / "search" / "docs.json").read_text())[0][0] == \
+    assert search_cards(folder_reader(out))[0][0] == \
         "Cannot create a Pydantic dataclass from User as it is already a Pydantic model"
 
 

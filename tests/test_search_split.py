@@ -1,0 +1,168 @@
+"""The search data split by term (errorsite/search/chunks.py, static/search-data.js):
+the streaming builder gives lunr.py's numbers, the files keep their promises, and
+the split search returns what the whole index returns, query for query."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from errorsite import urls
+from errorsite.render import summarize
+from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_pages
+from errorsite.search.chunks import (BUCKET_BYTES, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, fnv1a, search_files,
+                                     term_index, units, vocabulary_keys)
+from errorsite.validate import validate
+from tests.conftest import QUERIES, REAL_QUERIES, ROOT, SHARED_RECORDS, need_shared
+
+NODE = shutil.which("node")
+
+
+def summaries(documents) -> list:
+    found = []
+    for n, document in enumerate(documents):
+        record = validate(f"{n}.json", document)
+        assert not isinstance(record, list), record
+        found.append(summarize(record))
+    return sorted(found, key=urls.record_path)
+
+
+def shared_documents() -> list[dict]:
+    need_shared()
+    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(SHARED_RECORDS.glob("*.json"))]
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    """The shared records among 900 generated ones (bench/corpus.py)."""
+    from bench.corpus import make_records
+    real = shared_documents()
+    return summaries([*real, *make_records(900, seed=5, reserved=real)])
+
+
+def test_streaming_weights_are_lunr_pys(corpus):
+    whole = build_index(corpus)
+    index = term_index(corpus)
+    vectors = {ref: dict(zip(v[::2], v[1::2])) for ref, v in whole["fieldVectors"]}
+    inverted = dict(whole["invertedIndex"])
+    assert set(inverted) == set(index.terms)
+    names = [name for name, _ in FIELDS]
+    for term, entry in index.terms.items():
+        assert inverted[term]["_index"] == entry.index, term
+        for f, weights in enumerate(index.weights(entry)):
+            assert sorted(str(ref) for ref, _ in weights) == sorted(inverted[term][names[f]]), (term, names[f])
+            for ref, weight in weights:
+                assert vectors[f"{names[f]}/{ref}"][entry.index] == weight, (term, names[f], ref)
+
+
+def test_files_keep_their_promises(corpus):
+    files = search_files(corpus)
+    by_path = {page.path: json.loads(page.content) for page in files.pages}
+    sizes = {page.path: len(page.content) for page in files.pages}
+    meta = by_path[urls.SEARCH_PATH + "meta.json"]
+    assert meta["records"] == len(corpus)
+    assert meta["commonAbove"] == max(COMMON_MIN_DOCS, len(corpus) * COMMON_SHARE)
+    buckets = [by_path[f"{urls.SEARCH_PATH}t/{n}.json"] for n in range(len(meta["buckets"]))]
+    terms = [entry[0] for bucket in buckets for entry in bucket]
+    assert terms == sorted(terms, key=lambda t: t.encode("utf-16-be")), "buckets hold the vocabulary in order"
+    assert [bucket[0][0] for bucket in buckets] == meta["buckets"]
+    for n, bucket in enumerate(buckets):
+        assert len(bucket) == 1 or sizes[f"{urls.SEARCH_PATH}t/{n}.json"] <= BUCKET_BYTES
+    common = [entry for bucket in buckets for entry in bucket if len(entry) == 3]
+    assert common, "a corpus of 934 records has words in more than 100 of them"
+    for term, index, records in common:
+        assert records > meta["commonAbove"]
+        assert f"{urls.SEARCH_PATH}c/{index}.json" in by_path
+    cards = [card for n in range(-(-len(corpus) // meta["docsPerFile"]))
+             for card in by_path[f"{urls.SEARCH_PATH}d/{n}.json"]]
+    assert cards == [result_doc(record) for record in corpus]
+    runs = by_path[urls.SEARCH_PATH + "repos.json"]
+    for ref, record in enumerate(corpus):
+        assert max(run for run in runs if run[0] <= ref)[1] == record.repo
+
+
+def edits(word: str) -> set[str]:
+    """Every string within one edit of `word`, as lunr's fuzzy match counts them."""
+    letters = set(word) | {"x", "é"}
+    found = {word[:i] + word[i + 1:] for i in range(len(word))}
+    found |= {word[:i] + c + word[i + 1:] for i in range(len(word)) for c in letters}
+    found |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters}
+    found |= {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+    return found
+
+
+@pytest.mark.parametrize("typo", ["eror", "conection", "timout", "overflw", "ab", "kv_cahce", "ünicöde", "x1y2"])
+def test_every_word_within_one_edit_of_a_typo_shares_one_of_its_vocabulary_keys(typo):
+    # What search-data.js looks up for a typo: "=" up to 4 letters, else its first and last two.
+    u = units(typo)
+    wanted = [(ord("="),)] if len(u) <= 4 else [(ord("<"), u[0], u[1]), (ord(">"), u[-2], u[-1])]
+    for word in edits(typo) - {""}:
+        assert set(vocabulary_keys(word)) & set(wanted), (typo, word)
+
+
+def test_the_browser_hashes_keys_alike(search_core):
+    keys = ["=", "<co", ">on", "<ün", ">ö€", "<\U0001F600"]
+    in_browser = search_core.evaluate("ks => ks.map(k => ErrorSearchData.fnv1a(k))", keys)
+    assert in_browser == [fnv1a(tuple(units(key))) for key in keys]
+
+
+def test_common_rule_is_the_browsers():
+    core = (ROOT / "static" / "search-core.js").read_text(encoding="utf-8")
+    assert re.search(rf"COMMON_SHARE = {COMMON_SHARE};", core) and re.search(rf"COMMON_MIN_DOCS = {COMMON_MIN_DOCS};", core)
+
+
+def test_a_file_over_budget_is_named(monkeypatch, corpus):
+    monkeypatch.setattr("errorsite.search.chunks.FILE_BUDGET", 2_000)
+    warnings = search_files(corpus).warnings
+    assert warnings and all(re.match(r"-/search/[tvd]/\d+\.json: [\d,]+ bytes, over the search files' budget", w)
+                            for w in warnings), warnings[:3]
+    assert FILE_BUDGET > 2_000
+
+
+def queries_for(records, count: int, seed: int = 7) -> list[str]:
+    """Pasted lines, lines inside a log and a stack, partial words, typos, prefixes."""
+    rng = random.Random(seed)
+    found = []
+    for record in itertools.islice(itertools.cycle(rng.sample(records, len(records))), count // 5 + 1):
+        words = record.message.split()
+        found.append(record.message)
+        found.append(f"2026-11-28 10:14:03 ERROR [worker-3] {record.message}\n"
+                     f"    at handle (/app/node_modules/{record.repo.split('/')[-1]}/lib/index.js:12:7)")
+        found.append(" ".join(words[:3]))
+        longest = max(words, key=len)
+        if len(longest) > 4:
+            i = rng.randrange(1, len(longest) - 2)
+            found.append(longest[:i] + longest[i + 1] + longest[i] + longest[i + 2:] + " " + words[0])
+        found.append(" ".join(words[:2] + [words[-1][:4]]))
+    for path in (QUERIES, REAL_QUERIES):
+        found += [query["query"] for query in json.loads(path.read_text(encoding="utf-8"))]
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the split search is compared under Node")
+def test_split_search_ranks_as_the_whole_index(corpus, tmp_path):
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    whole.mkdir()
+    for name, value in [("index.json", build_index(corpus)), ("docs.json", [result_doc(r) for r in corpus]),
+                        ("names.json", repo_names(corpus))]:
+        (whole / name).write_text(json.dumps(value), encoding="utf-8")
+    for page in search_pages(corpus).pages:
+        target = split / page.path.removeprefix(urls.SEARCH_PATH)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(page.content)
+    queries = queries_for(corpus, 250)
+    assert len(queries) >= 200
+    (tmp_path / "queries.json").write_text(json.dumps(queries), encoding="utf-8")
+    run = subprocess.run([NODE, str(ROOT / "tests" / "js" / "compare-search.js"), str(whole), str(split),
+                          str(tmp_path / "queries.json"), "10"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    outcomes = json.loads(run.stdout)
+    differ = [(o["query"][:80], o["expected"], o["got"]) for o in outcomes if o["expected"] != o["got"]]
+    assert not differ, differ[:5]
+    assert sum(bool(o["expected"]) for o in outcomes) > 0.9 * len(outcomes), "the queries find something"
