@@ -1,7 +1,7 @@
 """Benchmarks: our build beside Hugo and beside the floor, on real-shaped records.
 
     python bench/bench.py --sizes 1000 10000 [--repeat 3] [--no-hugo] [--json FILE]
-    python bench/bench.py --sizes 5000 --search          # + query latency in Chromium
+    python bench/bench.py --sizes 10000 --search         # + cold queries in Chromium, split and whole
     python bench/bench.py --install                      # apt-get the source trees and hugo
 
 Per size: a corpus from bench/shaped.py (cached in bench/out/); our full build
@@ -116,7 +116,7 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     result["load"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
     if args.search:
         from bench.latency import search_latency
-        result["search"] = search_latency(records, OUT / f"serve-{size}")
+        result["search"] = search_latency(site, records, whole=size <= args.whole_up_to)
     if not args.keep:
         for folder in (floor_out, hugo_out, OUT / f"serve-{size}"):
             shutil.rmtree(folder, ignore_errors=True)
@@ -156,7 +156,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=1, help="full builds of ours and Hugo, alternated (median)")
     parser.add_argument("--no-hugo", dest="hugo", action="store_false", help="skip Hugo even when on PATH")
-    parser.add_argument("--search", action="store_true", help="also time queries in Chromium")
+    parser.add_argument("--search", action="store_true", help="also time cold queries in Chromium")
+    parser.add_argument("--whole-up-to", type=int, default=20000, metavar="N",
+                        help="with --search, also time the whole index in one piece up to N records (lunr.py "
+                             "builds it in memory: about 4 GB at 100k)")
     parser.add_argument("--json", type=Path, help="append each size's figures to this file, one JSON a line")
     parser.add_argument("--keep", action="store_true", help="keep the Hugo and floor output in bench/out/")
     parser.add_argument("--install", action="store_true", help="apt-get install the packages the bench needs")

@@ -1,47 +1,165 @@
-"""Search latency in Chromium: the real search page over a built corpus, per query.
+"""Search in Chromium over a built corpus: what a cold query fetches and how long it waits.
 
-Queries: every one of ../shared/queries.json (when present), lunr's special
-characters, and a 10 KB log paste, timed after the index is loaded.
+For a pasted error line and a three-word query (several of each, drawn from the
+corpus's own messages), each in a new browser context (cold: nothing cached):
+the search page is opened, the box focused and the query typed, as a user
+does. Per query: the search files fetched after the page itself (requests, raw
+and gzipped bytes), time from typing to the first result, time from the last
+search file's arrival to the first result, then a warm query (the same words
+again, everything fetched) and the JS heap the search holds. With `whole=True`
+the same queries run on the whole index in one piece (index.json + docs.json,
+written beside the site for this purpose only), as the site served it before
+the split, to show both side by side.
 """
 from __future__ import annotations
 
-import json, shutil, statistics
+import gzip, json, random, re, statistics
 from pathlib import Path
 
 from errorsite import urls
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, SHARED, serve_site
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, Server
+
+WORD = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
+SAMPLES = 6
+
+# Resolves when the results list shows results for exactly what is in the box.
+SHOWN = """() => new URL(location.href).searchParams.get('q') === document.getElementById('search-input').value &&
+                  (document.querySelector('#search-results > li') ||
+                   /No results|noise/.test(document.getElementById('search-status').textContent))"""
+WATCH = """() => { window.__shown = null; new MutationObserver(() => {
+                 if (window.__shown === null && document.querySelector('#search-results > li'))
+                   window.__shown = performance.now(); })
+               .observe(document.getElementById('search-results'), {childList: true}); }"""
 
 
-def queries() -> list[str]:
-    path = SHARED / "queries.json"
-    found = [q["query"] for q in json.loads(path.read_text(encoding="utf-8"))] if path.exists() else []
-    log = "\n".join(f"2026-11-30T10:{i % 60:02d}:00Z INFO worker[{i}] processed job {i} in 0x{i:08x} ms"
-                    for i in range(160))
-    return found + [":", "+", "-", "~", "^", "*", '"', "</script>", "a+b ~c ^d", "invalid argument", log[:10240]]
+def corpus_queries(records: Path) -> dict[str, list[str]]:
+    files = sorted(records.glob("*.json"))
+    rng = random.Random(11)
+    pasted, words3 = [], []
+    for path in rng.sample(files, min(len(files), SAMPLES * 3)):
+        message = json.loads(path.read_text(encoding="utf-8"))["record"]["errorMessage"]
+        words = WORD.findall(message)
+        if len(pasted) < SAMPLES:
+            pasted.append(f"2026-11-30T10:14:03.120Z ERROR [worker-3] {message.splitlines()[0][:300]}")
+        if len(words) >= 3 and len(words3) < SAMPLES:
+            words3.append(" ".join(words[:3]).lower())
+    return {"pasted line": pasted, "three words": words3}
 
 
-def search_latency(records: Path, scratch: Path) -> dict:
-    """Build `records` under `scratch`, serve it, and time every query in Chromium."""
+def search_files(site: Path, requests: list[str]) -> list[tuple[str, int, int]]:
+    """(path, raw bytes, gzipped bytes) of each search file the page fetched."""
+    found = []
+    for url in requests:
+        path = url.split("://", 1)[-1].split("/", 1)[-1].split("?")[0]
+        if path.startswith(urls.SEARCH_PATH) and path.endswith(".json"):
+            data = (site / path).read_bytes()
+            found.append((path, len(data), len(gzip.compress(data, 6))))
+    return found
+
+
+def cold_query(browser, base: str, site: Path, query: str) -> dict:
+    context = browser.new_context()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    page.goto(base + urls.SEARCH_PATH)
+    page.wait_for_load_state("networkidle")
+    cdp.send("HeapProfiler.collectGarbage")
+    heap_before = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.evaluate(WATCH)
+    page.focus("#search-input")
+    started = page.evaluate("performance.now()")
+    page.fill("#search-input", query)
+    page.wait_for_function(SHOWN, timeout=120_000)
+    shown = page.evaluate("window.__shown")
+    arrived = page.evaluate("""() => Math.max(0, ...performance.getEntriesByType('resource')
+        .filter(e => e.name.includes('/-/search/')).map(e => e.responseEnd))""")
+    cdp.send("HeapProfiler.collectGarbage")
+    heap = cdp.send("Runtime.getHeapUsage")["usedSize"] - heap_before
+    files = search_files(site, requests[:])   # before the warm query fetches its own
+    warm = page.evaluate("""async (q) => {
+        const get = url => fetch(url).then(r => r.json());
+        const search = new ErrorSearchData.SplitSearch(document.documentElement.dataset.root + '-/search/', get);
+        await search.search(q, 20);               // fetched once (from the HTTP cache)…
+        const t = performance.now(); await search.search(q, 20); return performance.now() - t; }""", query)
+    context.close()
+    return {"requests": len(files), "raw": sum(f[1] for f in files), "gzip": sum(f[2] for f in files),
+            "biggest_gzip": max((f[2] for f in files), default=0),
+            "first_result_ms": round((shown or 0) - started, 1), "after_data_ms": round((shown or 0) - arrived, 1),
+            "warm_ms": round(warm, 1), "heap_mb": round(heap / 2**20, 2)}
+
+
+def whole_query(browser, base: str, site: Path, query: str) -> dict:
+    """The same query on the whole index: fetch it all, load it, search."""
+    context = browser.new_context()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    page.goto(base + urls.SEARCH_PATH)
+    page.wait_for_load_state("networkidle")
+    cdp.send("HeapProfiler.collectGarbage")
+    heap_before = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    timing = page.evaluate("""async (q) => {
+        const root = document.documentElement.dataset.root + '-/search/whole/';
+        const t0 = performance.now();
+        const [i, d, n] = await Promise.all(['index.json', 'docs.json', '../names.json'].map(f =>
+          fetch(root + f).then(r => r.json())));
+        const t1 = performance.now();
+        window.__whole = new ErrorSearch(i, d, n); window.__whole.search(q, 20);
+        const t2 = performance.now(); window.__whole.search(q, 20);
+        return [t1 - t0, t2 - t0, performance.now() - t2]; }""", query)
+    cdp.send("HeapProfiler.collectGarbage")
+    heap = cdp.send("Runtime.getHeapUsage")["usedSize"] - heap_before
+    context.close()
+    files = [site / urls.SEARCH_PATH / "whole" / name for name in ("index.json", "docs.json")]
+    files.append(site / urls.SEARCH_PATH / "names.json")
+    raw = sum(f.stat().st_size for f in files)
+    packed = sum(len(gzip.compress(f.read_bytes(), 6)) for f in files)
+    return {"requests": 3, "raw": raw, "gzip": packed, "biggest_gzip": packed, "first_result_ms": round(timing[1], 1),
+            "after_data_ms": round(timing[1] - timing[0], 1), "warm_ms": round(timing[2], 1),
+            "heap_mb": round(heap / 2**20, 2)}
+
+
+def write_whole_index(records: Path, site: Path) -> None:
+    """index.json and docs.json as the site served them before the split."""
+    from errorsite.load import load_records
+    from errorsite.render import summarize
+    from errorsite.search import build_index, result_doc
+    from errorsite.validate import validate_all
+    summaries = sorted((summarize(r) for r in validate_all(load_records(records))[0]), key=urls.record_path)
+    folder = site / urls.SEARCH_PATH / "whole"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "index.json").write_text(json.dumps(build_index(summaries), separators=(",", ":")), encoding="utf-8")
+    (folder / "docs.json").write_text(json.dumps([result_doc(r) for r in summaries], separators=(",", ":")),
+                                      encoding="utf-8")
+
+
+def summarize_runs(runs: list[dict]) -> dict:
+    keys = runs[0].keys()
+    return {key: {"median": statistics.median(r[key] for r in runs), "max": max(r[key] for r in runs)} for key in keys}
+
+
+def search_latency(site: Path, records: Path, whole: bool = False) -> dict:
+    """Serve the built `site` and run the corpus's queries cold, split and (with `whole`) in one piece."""
     from playwright.sync_api import sync_playwright
-    shutil.rmtree(scratch, ignore_errors=True)
-    scratch.mkdir(parents=True)
-    server, _ = serve_site(scratch, records)
-    qs = queries()
+    queries = corpus_queries(records)
+    if whole:
+        write_whole_index(records, site)
+    server = Server(site)
+    base = f"http://127.0.0.1:{server.port}/"
+    result: dict = {}
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            page.goto(server.base_url + urls.SEARCH_PATH)
-            load_ms = page.evaluate("""async (dir) => { const t = performance.now();
-                const [i, d, n] = await Promise.all(['index.json', 'docs.json', 'names.json'].map(n =>
-                  fetch(document.documentElement.dataset.root + dir + n).then(r => r.json())));
-                window.__engine = new ErrorSearch(i, d, n); return performance.now() - t; }""", urls.SEARCH_PATH)
-            times = page.evaluate("""qs => qs.map(q => { const t = performance.now();
-                window.__engine.search(q, 20); return performance.now() - t; })""", qs)
+            for kind, texts in queries.items():
+                result[kind] = {"split": summarize_runs([cold_query(browser, base, site, q) for q in texts])}
+                if whole:
+                    result[kind]["whole"] = summarize_runs([whole_query(browser, base, site, q) for q in texts])
             browser.close()
     finally:
         server.close()
-    log_ms, times = times[-1], sorted(times)  # the 10 KB log paste is the last query
-    return {"queries": len(times), "index_load_ms": round(load_ms), "median_ms": round(statistics.median(times), 1),
-            "p95_ms": round(times[int(len(times) * 0.95) - 1], 1), "max_ms": round(times[-1], 1),
-            "log_10kb_ms": round(log_ms, 1)}
+        if whole:
+            for name in ("index.json", "docs.json"):
+                (site / urls.SEARCH_PATH / "whole" / name).unlink(missing_ok=True)
+            (site / urls.SEARCH_PATH / "whole").rmdir()
+    return result

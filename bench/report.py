@@ -55,9 +55,16 @@ def table(r: dict) -> str:
     raw, packed = r["search_bytes"], r["search_gzip_bytes"]
     lines.append(row("search data") + f"{raw / 1e6:,.2f} MB raw, {packed / 1e6:,.2f} MB gzipped = "
                  f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")
-    if r.get("search"):
-        s = r["search"]
-        lines.append(row("search in Chromium") + f"{s['queries']} queries: median {s['median_ms']} ms, p95 "
-                     f"{s['p95_ms']} ms, max {s['max_ms']} ms, 10 KB log {s['log_10kb_ms']} ms; "
-                     f"index load {s['index_load_ms']} ms")
+    for kind, sides in (r.get("search") or {}).items():
+        for side, f in sides.items():
+            lines.append(row(f"search, {kind}, {side}") + search_cells(f))
     return "\n".join(lines)
+
+
+def search_cells(f: dict) -> str:
+    """A cold query's figures: median (max) over the sampled queries."""
+    cell = lambda key, fmt: f"{fmt(f[key]['median'])} ({fmt(f[key]['max'])})"
+    kb = lambda v: f"{v / 1e3:,.1f} KB"
+    return (f"{cell('requests', str)} requests, {cell('gzip', kb)} gzipped, {cell('raw', kb)} raw; first result "
+            f"{cell('first_result_ms', str)} ms, {cell('after_data_ms', str)} ms after the data; warm "
+            f"{cell('warm_ms', str)} ms; heap {cell('heap_mb', str)} MB")

@@ -32,6 +32,7 @@
     this.entries = Object.create(null);   // term → its bucket entry
     this.postings = Object.create(null);  // term → [variants, message, other fields…]
     this.matchers = [];
+    this.vocabulary = [];          // vocabulary file → its lunr.TokenSet
     this.cache = { key: null, index: null };
   }
 
@@ -100,14 +101,17 @@
 
   SplitIndex.prototype.neighbours = function (term) {
     var keys = term.length <= 4 ? ["="] : ["<" + term.slice(0, 2), ">" + term.slice(-2)];
-    var words = [], self = this;
+    var fuzzy = lunr.TokenSet.fromFuzzyString(term, 1), near = [], self = this;
     keys.forEach(function (key) {
-      var file = self.file("v/" + (fnv1a(key) % self.meta.vocabularyFiles) + ".json");
-      if (file) words = words.concat(file);
+      var n = fnv1a(key) % self.meta.vocabularyFiles, words = self.vocabulary[n];
+      if (!words) {
+        var file = self.file("v/" + n + ".json");
+        if (!file) return;
+        words = self.vocabulary[n] = lunr.TokenSet.fromArray(file);  // sorted by the build
+      }
+      near = near.concat(words.intersect(fuzzy).toArray());
     });
-    if (this.pending()) return [];
-    words = tokens.unique(words).sort();
-    var near = lunr.TokenSet.fromArray(words).intersect(lunr.TokenSet.fromFuzzyString(term, 1)).toArray();
+    near = tokens.unique(near);
     near.forEach(function (t) { self.entry(t); });  // their postings come next
     return near;
   };
