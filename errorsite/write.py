@@ -69,10 +69,12 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     staging.mkdir()
     try:
-        count = 0
+        count, folders = 0, set()  # folders made so far: one mkdir each, not one per page
         for page in pages:
             target = output_file(staging, page.path)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
             origin = Path(page.origin) if isinstance(page, Reuse) and page.origin else out_dir
             previous = output_file(origin, page.path)
             if isinstance(page, Reuse) or same_bytes(previous, page.content):
