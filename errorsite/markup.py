@@ -68,6 +68,7 @@ def plain_text(text: str) -> str:
     return " ".join("".join(words).split())
 
 
+@lru_cache(maxsize=256)  # a record page's description and its Summary's card are the same sentence
 def summary(text: str | None, limit: int = 160) -> str:
     """The first sentence of some prose, at most `limit` characters."""
     plain = plain_text(text or "")
