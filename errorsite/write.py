@@ -21,6 +21,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -133,9 +134,9 @@ def previous_manifest(out_dir: Path) -> dict:
 def safe_file(out_dir: Path, path: str) -> bool:
     try:
         file = output_file(out_dir, path)
-    except ValueError:
+        return stat.S_ISREG(os.lstat(file).st_mode)  # a regular file, not a link to one: one system call
+    except (ValueError, OSError):
         return False
-    return file.is_file() and not file.is_symlink()
 
 
 # --- what may be replaced ------------------------------------------------------------
