@@ -77,14 +77,19 @@ def counted(groups: dict[str, tuple[str, list[Record]]]) -> list[Link]:
     return [Link(label, path, len(members)) for path, (label, members) in groups.items()]
 
 
-def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
-    site = env.globals["site"]
-    kinds = (  # (groups, listing title, directory path, directory title)
+def groupings(records: list[Record]) -> tuple:
+    """(groups, listing title, directory path, directory title) per kind of listing."""
+    return (
         (group(records, lambda r: [r.repo], urls.repo_path), "Errors raised in {}", urls.REPOS_PATH, "Repositories"),
         (group(records, lambda r: r.tags, urls.tag_path), "Errors tagged “{}”", urls.TAGS_PATH, "Tags"),
         (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", urls.TYPES_PATH, "Error types"),
         (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", urls.SEVERITIES_PATH, "Severities"),
     )
+
+
+def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
+    site = env.globals["site"]
+    kinds = groupings(records)
     pages: list[Page] = []
     for groups, title, directory, directory_title in kinds:
         for path, (label, members) in groups.items():

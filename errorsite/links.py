@@ -10,7 +10,7 @@ import jinja2
 from . import urls
 from .model import Page, Summary, inert_json
 from .api import by_code, code_json
-from .browse import directory_pages, entry
+from .browse import directory_pages, entry, groupings, paginate
 from .render import Link, card_description, render
 
 CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
@@ -67,3 +67,18 @@ def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Pa
     yield from directory_pages(env, urls.CODES_PATH, "Error codes",
                                f"{len(groups)} error code{'s' if len(groups) != 1 else ''}, by number of records.",
                                links)
+
+
+def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
+    """The paths of the listing pages browse_pages and code_pages make (home
+    and search included), without making them: what the redirect pages need
+    to know before the listings exist (see redirects.history_key)."""
+    paths = {urls.HOME_PATH, urls.SEARCH_PATH}
+    for groups, _, directory, _ in groupings(summaries):
+        for path, (_, members) in groups.items():
+            paths.update(page for page, _, _ in paginate(path, members, page_size))
+        paths.update(page for page, _, _ in paginate(directory, list(groups), page_size))
+    codes = by_code(summaries)
+    paths.update(codes)
+    paths.update(page for page, _, _ in paginate(urls.CODES_PATH, list(codes), page_size))
+    return paths

@@ -6,6 +6,7 @@ templates insert them once, unescaped, and never wrap them again.
 """
 from __future__ import annotations
 
+import fnmatch
 import re
 import unicodedata
 from functools import lru_cache
@@ -18,7 +19,8 @@ from markupsafe import Markup
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
-from pygments.lexers import BashSessionLexer, TextLexer, get_lexer_for_filename
+from pygments.lexers import LEXERS, BashSessionLexer, TextLexer, get_lexer_for_filename
+from pygments.plugin import find_plugin_lexers
 from pygments.util import ClassNotFound
 
 SAFE_SCHEMES = ("http", "https", "mailto")
@@ -66,6 +68,7 @@ def plain_text(text: str) -> str:
     return " ".join("".join(words).split())
 
 
+@lru_cache(maxsize=256)  # a record page's description and its Summary's card are the same sentence
 def summary(text: str | None, limit: int = 160) -> str:
     """The first sentence of some prose, at most `limit` characters."""
     plain = plain_text(text or "")
@@ -89,10 +92,42 @@ def lexer_for(file_path: str | None) -> Lexer:
 
 @lru_cache(maxsize=4096)
 def _lexer_for_name(name: str) -> Lexer:
+    # Most base names are new (a corpus of 500 records has ~300), but they fall
+    # into a few dozen kinds: Pygments' choice depends only on which of its
+    # filename patterns match, so names matching the same ones share a lexer.
+    return _lexer_for_matches(_matching_patterns(name))
+
+
+@lru_cache(maxsize=1024)
+def _lexer_for_matches(matches: tuple[tuple[str, str], ...]) -> Lexer:
     try:
-        return get_lexer_for_filename(name, stripnl=False, ensurenl=False)
+        # Any name with these matches gives this lexer: the first one seen stands for them all.
+        return get_lexer_for_filename(_FIRST_NAME[matches], stripnl=False, ensurenl=False)
     except ClassNotFound:
         return TextLexer(stripnl=False, ensurenl=False)
+
+
+_FIRST_NAME: dict[tuple[tuple[str, str], ...], str] = {}
+
+
+def _matching_patterns(name: str) -> tuple[tuple[str, str], ...]:
+    """(lexer, pattern) for every filename pattern of Pygments' that `name`
+    matches, in the order Pygments tries them, as it matches them (fnmatch)."""
+    matches = tuple((lexer, glob) for lexer, glob, tail, pattern in _patterns()
+                    if name.endswith(tail) and pattern.match(name))
+    _FIRST_NAME.setdefault(matches, name)
+    return matches
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[tuple[str, str, str, re.Pattern], ...]:
+    """Pygments' filename patterns (its lexers', then plugins', as
+    find_lexer_class_for_filename goes), each with the literal text it ends
+    with: a name that does not end so cannot match, and needs no regex."""
+    globs = [(lexer, glob) for _, lexer, _, globs, _ in LEXERS.values() for glob in globs]
+    globs += [(f"{cls.__module__}.{cls.__qualname__}", glob) for cls in find_plugin_lexers() for glob in cls.filenames]
+    return tuple((lexer, glob, re.split(r"[*?\]]", glob)[-1], re.compile(fnmatch.translate(glob)))
+                 for lexer, glob in globs)
 
 
 def looks_like_shell(code: str) -> bool:

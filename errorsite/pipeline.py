@@ -14,8 +14,8 @@ from . import urls
 from .api import api_pages
 from .browse import browse_pages, opensearch, robots, sitemap
 from .feeds import feed_pages
-from .links import code_pages, oembed_pages, permalink_pages
-from .redirects import redirect_pages
+from .links import code_pages, listing_paths, oembed_pages, permalink_pages
+from .redirects import history_key, redirect_pages, served_lists
 from .load import file_digest, find_record_files, load_json, load_static, load_url_manifest, printable
 from .markup import pygments_css
 from .model import Page, Problem, Reuse, Summary
@@ -210,7 +210,9 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
     the summaries, the render fingerprint and the URL history, so when none
     changed the previous build's files are linked instead."""
     summaries = sorted(collected.summaries, key=urls.record_path)
-    collected.global_key = global_key(collected.fingerprint + collected.history, summaries)
+    lists = listing_paths(summaries, options.page_size)
+    history = history_key(collected.previous_urls, summaries, lists)
+    collected.global_key = global_key(collected.fingerprint + history, summaries)
     previous = collected.previous_global
     if previous.get("key") == collected.global_key and previous.get("paths"):
         with stage(collected, "global pages reused"):
@@ -220,6 +222,8 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
     for page in made_global_pages(site, collected, summaries, static, options):
         collected.global_paths.append(page.path)
         yield page
+    if served_lists(summaries, collected.html_paths) != lists:  # listing_paths is out of step: reuse nothing
+        collected.global_key = "never: the listings made are not those links.listing_paths foresaw"
 
 
 def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Summary], static: dict[str, bytes],

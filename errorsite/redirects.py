@@ -95,6 +95,23 @@ def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Kno
     return dict(sorted(merged.items()))
 
 
+def history_key(previous: object, summaries: list[Summary], lists: set[str]) -> str:
+    """All that redirect_pages takes from the URL history, as text for a cache
+    key: the history merged with this build's records, and the listings gone
+    since. Merging twice changes nothing, so a history that a build of these
+    same records wrote gives the key of the history that build started from:
+    a rebuild can reuse its pages even though the first build had none."""
+    before, old_lists = read_manifest(previous)
+    known = merge(before, summaries)
+    return inert_json({"records": {i: list(k) for i, k in known.items()},
+                       "lists gone": sorted(old_lists - lists)}).decode()
+
+
+def served_lists(summaries: list[Summary], html_paths: list[str]) -> set[str]:
+    """The listing pages among a build's HTML pages (home, search and code pages included)."""
+    return {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")} - {urls.record_path(s) for s in summaries}
+
+
 def manifest_page(known: dict[str, Known], lists: set[str]) -> Page:
     return Page(urls.URLS_PATH, inert_json({
         "format": FORMAT, "lists": sorted(lists),
@@ -125,7 +142,7 @@ def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths
     known = merge(before, summaries)
     by_id = {s.id: s for s in summaries}
     served = {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")}
-    lists = served - {urls.record_path(s) for s in summaries}
+    lists = served_lists(summaries, html_paths)
     served |= {urls.permalink_path(s) for s in summaries}
     taken, moves = set(served), []
     renamed: dict[str, set[str]] = {}

@@ -21,6 +21,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -69,10 +70,12 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     staging.mkdir()
     try:
-        count = 0
+        count, folders = 0, set()  # folders made so far: one mkdir each, not one per page
         for page in pages:
             target = output_file(staging, page.path)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
             origin = Path(page.origin) if isinstance(page, Reuse) and page.origin else out_dir
             previous = output_file(origin, page.path)
             if isinstance(page, Reuse) or same_bytes(previous, page.content):
@@ -131,9 +134,9 @@ def previous_manifest(out_dir: Path) -> dict:
 def safe_file(out_dir: Path, path: str) -> bool:
     try:
         file = output_file(out_dir, path)
-    except ValueError:
+        return stat.S_ISREG(os.lstat(file).st_mode)  # a regular file, not a link to one: one system call
+    except (ValueError, OSError):
         return False
-    return file.is_file() and not file.is_symlink()
 
 
 # --- what may be replaced ------------------------------------------------------------

@@ -159,3 +159,22 @@ def test_a_no_op_rebuild_reports_the_same_problems_without_reading_a_record(tmp_
     assert again.timings.keys() == {"read", "unchanged"}  # no record was parsed, nothing rendered
     strict, _ = build_quietly(records, tmp_path / "site", strict=True)
     assert not strict.written
+
+
+def test_an_edit_that_keeps_every_summary_reuses_the_global_pages(corpus, tmp_path):
+    """The first build starts from no URL history and its rebuild from the one
+    it wrote; merged with the same records both say the same, so an edit the
+    listings never show (a solution) renders one page and links the rest."""
+    records = tmp_path / "records"
+    shutil.copytree(corpus, records)
+    site = built(records, tmp_path / "site", jobs=2)
+    history = tmp_path / "urls.json"
+    shutil.copy(site / "-" / "urls.json", history)
+    path = records / "r0007.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["record"]["solutions"] = ["An edited solution."]
+    path.write_text(json.dumps(data), "utf-8")
+    result, _ = build_quietly(records, site, jobs=2)
+    assert "global pages reused" in result.timings and result.reused == COUNT - 1
+    clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_urls=history)
+    assert tree(site) == tree(clean)

@@ -172,3 +172,21 @@ def test_pages_link_the_feeds(site):
         assert SITE.href("-/feeds/new.xml") in alternates and SITE.href("-/feeds/changed.xml") in alternates
     record = [a["href"] for tag, a in head(site["pydantic/pydantic/error-1/"]) if a.get("type") == "application/atom+xml"]
     assert SITE.href("-/feeds/pydantic/pydantic/new.xml") in record
+
+
+def test_listing_paths_foresee_every_listing_made():
+    """The global pages' cache key needs the listings' paths before they are
+    made (redirects.history_key): links.listing_paths must name exactly the
+    listing pages browse_pages and code_pages make, paginated ones too."""
+    from errorsite.browse import browse_pages
+    from errorsite.links import code_pages, listing_paths
+    from errorsite.redirects import served_lists
+    from errorsite.render import SiteOptions, environment, summarize
+    records = [*RECORDS, *(make(10 + i, repo=["a/b", "c/d"][i % 2], tags=[f"t{i % 3}", "x"], errorType=f"k{i % 2}",
+                                errorCode=["E1", "E2", None][i % 3]) for i in range(9))]
+    summaries = sorted(map(summarize, records), key=urls.record_path)
+    env = environment(SITE, len(summaries), SiteOptions(page_size=2))
+    made = [page.path for page in [*browse_pages(env, summaries), *code_pages(env, summaries)]]
+    lists = listing_paths(summaries, 2)
+    assert any("/-/page/3/" in path for path in lists)
+    assert lists == served_lists(summaries, [*made, *(urls.record_path(s) for s in summaries)])
