@@ -68,9 +68,10 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     site = urls.Site(urls.normalize_base_url(base_url))
     fingerprint = render_fingerprint(site, options, STATIC)
     previous = previous_manifest(out_dir) if cache else {}
-    static = static_files(load_static(STATIC))
+    static = load_static(STATIC)
     worker = Worker(site, options, records_dir.resolve(), fingerprint,
-                    previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {}, versions(static))
+                    previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {},
+                    versions(static_files(static)))
     files = find_record_files(records_dir)
     relative = [PurePosixPath(f.relative_to(records_dir).as_posix()) for f in files]
     if shard:
@@ -122,7 +123,7 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     collected.progress = progress or collected.progress
     collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
     collected.history = history_digest(collected.previous_urls)
-    pages = site_pages(site, iter(entries), static_files(load_static(STATIC)), collected, report, strict, options)
+    pages = site_pages(site, iter(entries), load_static(STATIC), collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
 
 
@@ -223,6 +224,7 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
 
 def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Summary], static: dict[str, bytes],
                       options: SiteOptions) -> Iterator[Page]:
+    static = static_files(static)
     env = environment(site, len(summaries), options, versions(static))
     with stage(collected, "listings"):
         for page in browse_pages(env, summaries):

@@ -203,7 +203,12 @@ def structured_data(site: urls.Site, r: Record, path: str) -> str:
         data["datePublished"] = r.analyzed_at
     if r.content_changed_at or r.analyzed_at:
         data["dateModified"] = r.content_changed_at or r.analyzed_at
-    return inert_json(data).decode()
+    return inert_json(data).decode().translate(_ESCAPED_CONTROLS)
+
+
+# Bidi controls in record text are data here, never shown: written as \u escapes,
+# so none reaches the page's text, where it could reorder what surrounds it.
+_ESCAPED_CONTROLS = {c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]}
 
 
 def line_url(r: Record) -> str | None:
