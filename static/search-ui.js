@@ -94,8 +94,9 @@
       weak.hidden = true;
       current = results;
       active = results.length ? 0 : -1;
-      var analysed = window.ErrorSearch.analyse(query);
-      if (!query.trim() || (!analysed.core.length && !analysed.context.length)) {
+      // An empty box needs no engine (it may not have loaded yet).
+      var analysed = query.trim() ? window.ErrorSearch.analyse(query) : null;
+      if (!analysed || (!analysed.core.length && !analysed.context.length)) {
         setStatus(query.trim()
           ? "That looks like noise only (timestamps, paths, numbers). Paste the message itself, or type a few words from it."
           : "Type or paste an error message into the search box.");
