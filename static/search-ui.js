@@ -114,13 +114,15 @@
       weak.textContent = "";
       weak.hidden = !split.weak.length;
       if (split.weak.length) {
+        var fold = document.createElement("details");  // closed: one click shows them
         var summary = document.createElement("summary");
         summary.textContent = split.weak.length + " weaker " + (split.weak.length === 1 ? "match" : "matches") + ", sharing only common words";
-        weak.appendChild(summary);
+        fold.appendChild(summary);
         var weakList = document.createElement("ol");
         weakList.className = "search-results weak-results";
         renderItems(weakList, split.weak, analysed, false);
-        weak.appendChild(weakList);
+        fold.appendChild(weakList);
+        weak.appendChild(fold);
       }
     }
 
@@ -232,6 +234,11 @@
   // ---- Search boxes: textareas, so a pasted traceback keeps its lines --------
   // They grow with what is in them; Enter submits, Shift+Enter starts a line.
   function fitBox(box) {
+    if (!box.value) {  // one line, as the stylesheet lays it out: a wrapping placeholder must not shift the page
+      box.style.height = "";
+      box.classList.remove("scrolls");
+      return;
+    }
     box.style.height = "auto";
     var borders = box.offsetHeight - box.clientHeight;
     box.style.height = box.scrollHeight + borders + "px";
