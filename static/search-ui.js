@@ -14,6 +14,7 @@
 
   /* Load the scripts of data-engine, in their order, once. */
   function loadScripts() {
+    if (!scripts && window.ErrorSearch && window.searchCutoff) scripts = Promise.resolve();  // the search page has it
     if (!scripts) {
       var sources = ((SELF && SELF.getAttribute("data-engine")) || "").split(" ").filter(Boolean);
       scripts = Promise.all(sources.map(function (src) {
