@@ -11,12 +11,15 @@ from . import urls
 from markupsafe import escape
 
 from .model import Page, Record
-from .markup import isolate
+from .markup import isolate, shorten
 from .render import Link, render, unique_links
 
 RECENT_COUNT = 20
 SINGULAR = {"Repositories": "repository", "Tags": "tag", "Error types": "error type", "Severities": "severity"}
 HOME_LIST = 12
+
+
+LIST_MESSAGE = 160  # characters of a message in a list; its page shows it whole
 
 
 class Entry(NamedTuple):
@@ -26,6 +29,10 @@ class Entry(NamedTuple):
     repo_path: str
     error_type: str
     type_path: str
+
+    @property
+    def short(self) -> str:
+        return shorten(self.message, LIST_MESSAGE)
 
 
 class Pagination(NamedTuple):
@@ -63,8 +70,16 @@ def group(records: list[Record], keys_of: Callable[[Record], Iterable[str]],
 def listing_pages(env, listing: str, heading: str, intro: str, records: list[Record]) -> list[Page]:
     entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
     return [render(env, "listing.html", path, heading=heading, intro=intro, entries=chunk,
-                   pagination=pagination, canonical=env.globals["site"].absolute(path))
+                   pagination=pagination, canonical=env.globals["site"].absolute(path),
+                   description=listing_description(heading, intro, chunk, pagination))
             for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"])]
+
+
+def listing_description(heading: str, intro: str, entries: list[Entry], pagination: Pagination) -> str:
+    """Unique per page: the heading, the page number and the first messages listed."""
+    page = f" Page {pagination.number} of {pagination.count}." if pagination.count > 1 else ""
+    first = "; ".join(shorten(e.message, 60) for e in entries[:3])
+    return shorten(f"{heading}: {intro}{page} {first}".rstrip(), 200)
 
 
 def directory_pages(env, listing: str, heading: str, intro: str, items: list[Link]) -> list[Page]:
@@ -115,12 +130,15 @@ def top(links: list[Link], count: int) -> list[Link]:
     return sorted(links, key=lambda link: (-link.count, link.label.casefold()))[:count]
 
 
-def sitemap(site: urls.Site, paths: list[str]) -> Page:
-    """Every HTML page but the 404, as absolute URLs."""
+def sitemap(site: urls.Site, paths: list[str], lastmod: dict[str, str] | None = None) -> Page:
+    """Every HTML page but the 404, as absolute URLs; a record page with the
+    day its record last changed (`lastmod`: path → YYYY-MM-DD)."""
+    lastmod = lastmod or {}
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     for path in sorted(p for p in paths if p.endswith("/") or p == ""):
-        lines.append(f"  <url><loc>{escape(site.absolute(path))}</loc></url>")
+        day = f"<lastmod>{escape(lastmod[path])}</lastmod>" if path in lastmod else ""
+        lines.append(f"  <url><loc>{escape(site.absolute(path))}</loc>{day}</url>")
     lines.append("</urlset>\n")
     return Page("sitemap.xml", "\n".join(lines).encode())
 
@@ -134,3 +152,13 @@ def opensearch(env: jinja2.Environment) -> Page:
     pasted error, lands on the search page with `?q=`."""
     return render(env, "opensearch.xml", urls.OPENSEARCH_PATH,
                   short_name=env.globals["site_name"][:16])  # the format allows 16 characters
+
+
+def last_modified(summaries) -> dict[str, str]:
+    """Record path → the day of its record's latest date (analysed or content changed)."""
+    days = {}
+    for s in summaries:
+        dates = [d[:10] for d in (s.analyzed_at, s.content_changed_at) if d]
+        if dates:
+            days[urls.record_path(s)] = max(dates)
+    return days

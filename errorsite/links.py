@@ -11,7 +11,7 @@ from . import urls
 from .model import Page, Summary, inert_json
 from .api import by_code, code_json
 from .browse import directory_pages, entry, groupings, paginate
-from .render import Link, card_description, render
+from .render import Link, card_description, page_title, render
 
 CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
 
@@ -28,7 +28,8 @@ def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = 
     """A page at `path` that sends the reader on to record `s`."""
     target = urls.record_path(s)
     return render(env, "permalink.html", path, target=target, message=s.message, repo=s.repo, moved=moved,
-                  canonical=env.globals["site"].absolute(target), description=card_description(s, s.card))
+                  canonical=env.globals["site"].absolute(target), description=card_description(s, s.card),
+                  title=page_title(s))
 
 
 def oembed(site: urls.Site, site_name: str, s: Summary) -> dict:

@@ -68,6 +68,16 @@ def plain_text(text: str) -> str:
     return " ".join("".join(words).split())
 
 
+def shorten(text: str, limit: int) -> str:
+    """`text` whole if it fits in `limit` characters, else cut at a word
+    boundary (or mid-word, for a long one) with an ellipsis, `limit` in all."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    at_space = cut.rsplit(" ", 1)[0]
+    return (at_space if len(at_space) >= limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
 @lru_cache(maxsize=256)  # a record page's description and its Summary's card are the same sentence
 def summary(text: str | None, limit: int = 160) -> str:
     """The first sentence of some prose, at most `limit` characters."""

@@ -12,12 +12,12 @@ from typing import Callable, Iterator, NamedTuple
 
 from . import urls
 from .api import api_pages
-from .browse import browse_pages, opensearch, robots, sitemap
+from .browse import browse_pages, last_modified, opensearch, robots, sitemap
 from .feeds import feed_pages
 from .links import code_pages, listing_paths, oembed_pages, permalink_pages
 from .redirects import history_key, redirect_pages, served_lists
 from .load import file_digest, find_record_files, load_json, load_static, load_url_manifest, printable
-from .markup import pygments_css
+from .assets import cache_headers, static_files, versions
 from .model import Page, Problem, Reuse, Summary
 from .records import Outcome, Worker, outcomes, render_fingerprint
 from .shards import (SHARD_FILE, Shard, ShardEntry, ShardError, check_complete, in_shard, order_key,
@@ -68,8 +68,10 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     site = urls.Site(urls.normalize_base_url(base_url))
     fingerprint = render_fingerprint(site, options, STATIC)
     previous = previous_manifest(out_dir) if cache else {}
+    static = load_static(STATIC)
     worker = Worker(site, options, records_dir.resolve(), fingerprint,
-                    previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {})
+                    previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {},
+                    versions(static_files(static)))
     files = find_record_files(records_dir)
     relative = [PurePosixPath(f.relative_to(records_dir).as_posix()) for f in files]
     if shard:
@@ -90,7 +92,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     elif unchanged_since(previous, collected):
         return previous_site(previous, collected, report, strict)
     else:
-        pages = site_pages(site, entries, load_static(STATIC), collected, report, strict, options)
+        pages = site_pages(site, entries, static, collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
 
 
@@ -228,7 +230,8 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
 
 def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Summary], static: dict[str, bytes],
                       options: SiteOptions) -> Iterator[Page]:
-    env = environment(site, len(summaries), options)
+    static = static_files(static)
+    env = environment(site, len(summaries), options, versions(static))
     with stage(collected, "listings"):
         for page in browse_pages(env, summaries):
             collected.html_paths.append(page.path)
@@ -249,7 +252,8 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
         yield from search.pages
     with stage(collected, "static"):
         yield from static_pages(static)
-        yield sitemap(site, collected.html_paths)
+        yield cache_headers(site)
+        yield sitemap(site, collected.html_paths, last_modified(summaries))
         yield robots(site)
         yield opensearch(env)
         yield schema_page(site)
@@ -257,9 +261,8 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
 
 
 def static_pages(static: dict[str, bytes]) -> Iterator[Page]:
+    """The static files as served (assets.static_files)."""
     for name, content in static.items():
-        if name == "style.css":  # one stylesheet: ours, then the Pygments themes
-            content = content + b"\n" + pygments_css().encode()
         yield Page(urls.STATIC_PATH + name, content)
 
 

@@ -58,8 +58,9 @@ class Worker:
     """What one process needs to turn record files into outcomes."""
 
     def __init__(self, site: urls.Site, options: SiteOptions, root: Path, fingerprint: str,
-                 previous: dict[str, str]):
+                 previous: dict[str, str], versions: dict[str, str] | None = None):
         self.site = site
+        self.versions = versions or {}  # of the static files (assets.versions)
         self.options = options
         self.root = root
         self.fingerprint = fingerprint
@@ -82,7 +83,7 @@ class Worker:
         if all(self.previous.get(path) == key for path in paths):
             pages = [Reuse(path) for path in paths]
         else:
-            self.env = self.env or environment(self.site, options=self.options)
+            self.env = self.env or environment(self.site, options=self.options, versions=self.versions)
             pages = [record_page(self.env, record), record_json(self.site, record)]
         return Outcome(checked.problems, summarize(record), pages, key)
 

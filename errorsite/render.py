@@ -9,8 +9,8 @@ from typing import NamedTuple
 import jinja2
 
 from . import urls
-from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, snippet_lexer, summary
-from .model import Page, Record, Summary
+from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, shorten, snippet_lexer, summary
+from .model import Page, Record, Summary, inert_json
 from .share import share_values
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -60,9 +60,11 @@ def template_loader(overrides: Path | None) -> jinja2.BaseLoader:
 
 
 def environment(site: urls.Site, total_records: int = 0,
-                options: SiteOptions = SiteOptions()) -> jinja2.Environment:
+                options: SiteOptions = SiteOptions(), versions: dict[str, str] | None = None) -> jinja2.Environment:
     """`total_records` is shown on the home page only: a record page must not
-    change when another record is added, or no rebuild could be incremental."""
+    change when another record is added, or no rebuild could be incremental.
+    `versions` (assets.versions) versions the links to static files."""
+    versions = versions or {}
     env = jinja2.Environment(
         loader=template_loader(options.templates),
         autoescape=True,
@@ -76,7 +78,8 @@ def environment(site: urls.Site, total_records: int = 0,
         site=site, site_name=options.title, site_description=options.description,
         dataset_url=options.dataset_url, page_size=options.page_size,
         csp=CSP, total_records=total_records,
-        asset=lambda name: urls.STATIC_PATH + name,
+        asset=lambda name: urls.STATIC_PATH + name,  # a path, for templates that override ours
+        asset_url=lambda name: urls.asset_href(site, name, versions),
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,
@@ -129,7 +132,9 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
     return dict(
         r=r,
         canonical=site.absolute(path),
+        title=page_title(r),
         description=record_description(r),
+        structured_data=structured_data(site, r, path),
         repo_path=urls.repo_path(r.repo),
         type_path=urls.type_path(r.error_type),
         severity_path=urls.severity_path(r.severity),
@@ -159,10 +164,51 @@ def record_description(r: Record) -> str:
     return card_description(r, summary(r.documentation or r.trigger_scenarios))
 
 
+TITLE_LIMIT = 90        # characters of a page title: what a tab, a result or a card shows
+MESSAGE_IN_CARD = 100   # characters of the message in a meta description
+
+
+def page_title(r: Record | Summary) -> str:
+    """"message — repo", at most TITLE_LIMIT characters: the message is cut
+    (the page shows it whole), and a very long repository name after it."""
+    tail = f" — {r.repo}"
+    room = TITLE_LIMIT - len(tail)
+    if room < 40:
+        return shorten(f"{isolate(shorten(r.message, 40))}{tail}", TITLE_LIMIT)
+    return f"{isolate(shorten(r.message, room))}{tail}"
+
+
 def card_description(r: Record | Summary, sentence: str) -> str:
-    """"repo · type · severity — first sentence of the documentation"."""
-    facts = f"{r.repo} · {r.error_type} · {r.severity}"
-    return f"{facts} — {sentence}" if sentence else facts
+    """"message (repo · type · severity): first sentence of the documentation";
+    the message makes it unique, the sentence useful."""
+    facts = f"{shorten(r.message, MESSAGE_IN_CARD)} ({r.repo} · {r.error_type} · {r.severity})"
+    return f"{facts}: {sentence}" if sentence else facts
+
+
+def structured_data(site: urls.Site, r: Record, path: str) -> str:
+    """The page as a schema.org TechArticle, for search engines: JSON-LD in a
+    <script type="application/ld+json">, made inert by model.inert_json (no `<`,
+    `>` or `&` in it, so record text cannot end the element)."""
+    data = {
+        "@context": "https://schema.org", "@type": "TechArticle",
+        "headline": shorten(r.message, 110), "name": r.message,
+        "description": record_description(r), "url": site.absolute(path),
+        "mainEntityOfPage": site.absolute(path), "inLanguage": "en",
+        "about": {"@type": "SoftwareSourceCode", "codeRepository": f"https://github.com/{r.repo}",
+                  "name": r.repo},
+        "keywords": list(dict.fromkeys([r.error_type, *r.tags])),
+        "image": site.absolute(urls.CARD_IMAGE_PATH),
+    }
+    if r.analyzed_at:
+        data["datePublished"] = r.analyzed_at
+    if r.content_changed_at or r.analyzed_at:
+        data["dateModified"] = r.content_changed_at or r.analyzed_at
+    return inert_json(data).decode().translate(_ESCAPED_CONTROLS)
+
+
+# Bidi controls in record text are data here, never shown: written as \u escapes,
+# so none reaches the page's text, where it could reorder what surrounds it.
+_ESCAPED_CONTROLS = {c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]}
 
 
 def line_url(r: Record) -> str | None:

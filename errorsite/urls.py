@@ -70,6 +70,12 @@ STATIC_PATH = OWN + "static/"
 HOME_PATH = ""
 
 
+def asset_href(site: Site, name: str, versions: dict[str, str]) -> str:
+    """A link to static file `name`, with its version when known (`?v=…`)."""
+    href = site.href(STATIC_PATH + name)
+    return f"{href}?v={versions[name]}" if name in versions else href
+
+
 def tag_path(tag: str) -> str:
     return f"{TAGS_PATH}{url_segment(tag)}/"
 
@@ -146,3 +152,4 @@ def feed_path(kind: str, repo: str | None = None) -> str:
     return f"{FEEDS_PATH}{repo_path(repo) if repo else ''}{kind}.xml"
 URLS_PATH = OWN + "urls.json"      # every URL this and earlier builds served (see redirects.py)
 REDIRECTS_PATH = "_redirects"      # the same moves as 301s, for Netlify and Cloudflare Pages
+HEADERS_PATH = "_headers"          # long caching of the (versioned) static files, for the same hosts

@@ -1,5 +1,5 @@
-/* Record page: copy the permalink, the Markdown snippet, and links to each
- * section, solution and source line. Without JavaScript the buttons stay
+/* Record page: copy the permalink, the Markdown snippet, every code block and links to each
+ * section, solution and source line or range (#L445-L452); wrap or scroll the source so the chosen line shows. Without JavaScript the buttons stay
  * hidden and the same text is in the page (the "Permanent link and Markdown"
  * fields, and the # links). "Copied" is announced through #copy-status. */
 (function () {
@@ -74,17 +74,125 @@
     li.appendChild(button("Copy link", "Copy link to solution " + n, function () { return canonical + "#" + li.id; }));
   });
 
-  // The source: a link to the raised line, or to the line chosen by its number.
+  // ---- Code blocks: a copy button on each; the source can wrap ---------------
+  Array.prototype.forEach.call(article.querySelectorAll(".highlight"), function (block) {
+    var tools = block.previousElementSibling;
+    if (!tools || !tools.classList.contains("code-tools")) {
+      tools = document.createElement("p");
+      tools.className = "code-tools";
+      block.parentNode.insertBefore(tools, block);
+    }
+    var name = block.getAttribute("aria-label") || "code";
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "copy copy-code";
+    b.textContent = "Copy code";
+    b.setAttribute("aria-label", "Copy code: " + name);
+    b.addEventListener("click", function () { copy(block.querySelector("pre").textContent.replace(/\n$/, ""), b); });
+    tools.appendChild(b);
+  });
+
+  var source = article.querySelector(".source-code");
+  if (source) {
+    var wrap = document.createElement("button");
+    wrap.type = "button";
+    wrap.className = "copy wrap-toggle";
+    wrap.textContent = "Wrap lines";
+    wrap.setAttribute("aria-pressed", "false");
+    wrap.addEventListener("click", function () {
+      var on = source.classList.toggle("wrap");
+      wrap.setAttribute("aria-pressed", String(on));
+      reveal(false);
+    });
+    source.previousElementSibling.insertBefore(wrap, source.previousElementSibling.firstChild);
+  }
+
+  // ---- Source lines: #L449 and GitHub-style ranges #L445-L452 -----------------
+  // A line number is a link (not a tab stop: one "Copy link to line" button
+  // serves the keyboard); shift-click on another number selects the range.
+  function chosenRange() {
+    var m = /^#L(\d+)(?:-L(\d+))?$/.exec(window.location.hash);
+    if (!m) return null;
+    var a = +m[1], b = m[2] ? +m[2] : a;
+    if (!document.getElementById("L" + a) || !document.getElementById("L" + b)) return null;
+    return [Math.min(a, b), Math.max(a, b)];
+  }
+
+  function rangeText(range) {
+    return range[0] === range[1] ? "L" + range[0] : "L" + range[0] + "-L" + range[1];
+  }
+
+  /* The first `count` characters of code on a line, from its first non-blank
+   * one: where they start, and how wide they are. */
+  function codeStart(line) {
+    var walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      var node = walker.currentNode, i = node.data.search(/\S/);
+      if (i < 0) continue;
+      var r = document.createRange();
+      r.setStart(node, i);
+      r.setEnd(node, i + 1);
+      return r.getBoundingClientRect();
+    }
+    return null;
+  }
+
+  /* Scroll the source box sideways so the chosen (or raised) line's code
+   * starts just right of the line numbers; `vertical` also brings it on screen. */
+  function reveal(vertical) {
+    if (!source) return;
+    var range = chosenRange();
+    var line = range ? document.getElementById("L" + range[0]) : source.querySelector(".line.raised");
+    if (!line) return;
+    if (vertical && range) line.scrollIntoView({ block: "center" });
+    var first = codeStart(line), gutter = line.querySelector(".ln");
+    if (!first || !gutter) return;
+    var box = source.getBoundingClientRect();
+    var left = first.left - box.left, room = source.clientWidth - gutter.offsetWidth;
+    var wanted = first.width * 40;  // 40 characters of code, monospaced
+    if (left >= gutter.offsetWidth && left + wanted <= source.clientWidth) return;  // already in view
+    source.scrollLeft = Math.max(0, source.scrollLeft + left - gutter.offsetWidth - (room > wanted ? 8 : 0));
+  }
+
+  function select() {
+    var range = chosenRange();
+    Array.prototype.forEach.call(article.querySelectorAll(".source-code .line.selected"), function (l) {
+      l.classList.remove("selected");
+    });
+    if (!range) return;
+    for (var n = range[0]; n <= range[1]; n++) {
+      var line = document.getElementById("L" + n);
+      if (line) line.classList.add("selected");
+    }
+  }
+
   var lineButton = article.querySelector("button.copy-line[data-line]");
+  var line = lineButton ? lineButton.getAttribute("data-line") : null;
+  function follow(vertical) {
+    select();
+    var range = chosenRange();
+    if (lineButton) {
+      if (range) line = rangeText(range).slice(1);
+      lineButton.textContent = "Copy link to line" + (/-/.test(line) ? "s " : " ") + line.replace(/L/g, "");
+    }
+    reveal(vertical);
+  }
+  if (source) {
+    source.addEventListener("click", function (event) {
+      var ln = event.target.closest && event.target.closest("a.ln");
+      if (!ln || !event.shiftKey) return;
+      event.preventDefault();
+      var from = chosenRange(), n = +ln.getAttribute("data-n");
+      var anchor = from ? from[0] : +(lineButton ? lineButton.getAttribute("data-line") : n);
+      window.history.replaceState(null, "", "#" + rangeText([Math.min(anchor, n), Math.max(anchor, n)]));
+      follow(false);
+    });
+  }
+  window.addEventListener("hashchange", function () { follow(true); });
+  // A range is no element's id, so the browser does not scroll to it: we do.
+  if (document.readyState === "complete") follow(true);
+  else window.addEventListener("load", function () { follow(true); });
   if (lineButton) {
-    var line = lineButton.getAttribute("data-line");
-    var follow = function () {
-      var chosen = /^#L(\d+)$/.exec(window.location.hash);
-      if (chosen && document.getElementById("L" + chosen[1])) line = chosen[1];
-      lineButton.textContent = "Copy link to line " + line;
-    };
-    follow();
-    window.addEventListener("hashchange", follow);
     lineButton.hidden = false;
     lineButton.addEventListener("click", function () { copy(canonical + "#L" + line, lineButton); });
   }

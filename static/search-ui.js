@@ -1,10 +1,39 @@
 /* Search UI: the search page, the `/` shortcut, and highlighting searched words
- * on a record page. Record text only ever reaches the page as DOM text nodes. */
+ * on a record page. Record text only ever reaches the page as DOM text nodes.
+ * The search code itself (lunr.js and the engine, listed in this script's
+ * data-engine attribute) loads only when it is needed: on the search page, when
+ * a search box takes the focus, or to highlight words on a record page. */
 (function () {
   "use strict";
   var ROOT = document.documentElement.getAttribute("data-root") || "/";
   var WORD = /[\p{L}\p{N}]+/gu;
+  var SELF = document.currentScript;
+  var TITLE_LIMIT = 200;  // characters of a message shown in a result; the record page shows it whole
   var engine = null;
+  var scripts = null;
+
+  /* Load the scripts of data-engine, in their order, once. */
+  function loadScripts() {
+    if (!scripts && window.ErrorSearchData && window.searchCutoff) scripts = Promise.resolve();  // the search page has it
+    if (!scripts) {
+      var sources = ((SELF && SELF.getAttribute("data-engine")) || "").split(" ").filter(Boolean);
+      scripts = Promise.all(sources.map(function (src) {
+        return new Promise(function (resolve, reject) {
+          var script = document.createElement("script");
+          script.src = src;
+          script.async = false;  // run in the order listed, as deferred scripts would
+          script.onload = resolve;
+          script.onerror = function () { reject(new Error(src + " could not be loaded")); };
+          document.head.appendChild(script);
+        });
+      }));
+    }
+    return scripts;
+  }
+
+  function engineReady() {
+    return loadScripts().then(loadEngine);
+  }
 
   function loadEngine() {
     if (!engine) {
@@ -48,7 +77,7 @@
   }
 
   // ---- The search page --------------------------------------------------------
-  function searchPage(input, list, status) {
+  function searchPage(input, list, status, weak) {
     var active = -1;
     var timer = null;
     var current = [];
@@ -63,10 +92,13 @@
       window.history.replaceState(null, "", url.toString());
       renderedQuery = query;
       list.textContent = "";
+      weak.textContent = "";
+      weak.hidden = true;
       current = results;
       active = results.length ? 0 : -1;
-      var analysed = window.ErrorSearch.analyse(query);
-      if (!query.trim() || (!analysed.core.length && !analysed.context.length)) {
+      // An empty box needs no engine (it may not have loaded yet).
+      var analysed = query.trim() ? window.ErrorSearch.analyse(query) : null;
+      if (!analysed || (!analysed.core.length && !analysed.context.length)) {
         setStatus(query.trim()
           ? "That looks like noise only (timestamps, paths, numbers). Paste the message itself, or type a few words from it."
           : "Type or paste an error message into the search box.");
@@ -76,16 +108,41 @@
         setStatus("No results for “" + query.slice(0, 200) + "”. Try fewer words, check the spelling, or browse by repository.");
         return;
       }
-      setStatus(results.length + (results.length === 1 ? " result" : " results") + " — Enter opens the first, ↑ ↓ move.");
+      var split = window.searchCutoff(results);
+      current = split.strong;
+      var weaker = split.weak.length ? " (and " + split.weak.length + " weaker " + (split.weak.length === 1 ? "match" : "matches") + ")" : "";
+      setStatus(current.length + (current.length === 1 ? " result" : " results") + weaker + " — Enter opens the first, ↑ ↓ move.");
+      renderItems(list, current, analysed, true);
+      weak.textContent = "";
+      weak.hidden = !split.weak.length;
+      if (split.weak.length) {
+        var fold = document.createElement("details");  // closed: one click shows them
+        var summary = document.createElement("summary");
+        summary.textContent = split.weak.length + " weaker " + (split.weak.length === 1 ? "match" : "matches") + ", sharing only common words";
+        fold.appendChild(summary);
+        var weakList = document.createElement("ol");
+        weakList.className = "search-results weak-results";
+        renderItems(weakList, split.weak, analysed, false);
+        fold.appendChild(weakList);
+        weak.appendChild(fold);
+      }
+    }
+
+    function renderItems(into, results, analysed, first) {
       results.forEach(function (result, i) {
         var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
         var stems = stemSet(words);
         var item = document.createElement("li");
-        if (i === 0) item.className = "active";
+        if (first && i === 0) item.className = "active";
         var link = document.createElement("a");
         link.className = "result-title";
         link.href = ROOT + encodeURI(result.doc[2]) + "?highlight=" + encodeURIComponent(words.join(" "));
-        appendMarked(link, result.doc[0], stems);
+        var message = String(result.doc[0]);
+        if (message.length > TITLE_LIMIT) {
+          message = message.slice(0, TITLE_LIMIT - 1).replace(/\s+\S*$/, "") + "…";
+          link.title = result.doc[0];
+        }
+        appendMarked(link, message, stems);
         item.appendChild(link);
         var meta = document.createElement("span");
         meta.className = "meta";
@@ -97,14 +154,14 @@
           appendMarked(summary, result.doc[4], stems);
           item.appendChild(summary);
         }
-        list.appendChild(item);
+        into.appendChild(item);
       });
     }
 
     function run() {
       var query = input.value;
       if (!query.trim()) { render(query, []); return Promise.resolve(); }
-      return loadEngine().then(function (search) {
+      return engineReady().then(function (search) {
         if (input.value !== query) return;  // a newer keystroke is on its way
         return search.search(query, 20).then(function (results) {
           if (input.value === query) render(query, results);
@@ -125,7 +182,7 @@
     }
 
     // Someone on the search page is about to search: fetch the index now.
-    input.addEventListener("focus", function () { loadEngine().catch(function () {}); });
+    input.addEventListener("focus", function () { engineReady().catch(function () {}); });
     input.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(run, 60);
@@ -147,6 +204,7 @@
         }
       });
     });
+    loadScripts().catch(function () {});  // the search page will search: its code loads at once
     // A form sends a textarea's line breaks as CR LF; the box keeps LF.
     input.value = (new URL(window.location.href).searchParams.get("q") || "").replace(/\r\n?/g, "\n");
     fitBox(input);
@@ -171,6 +229,11 @@
   // ---- Search boxes: textareas, so a pasted traceback keeps its lines --------
   // They grow with what is in them; Enter submits, Shift+Enter starts a line.
   function fitBox(box) {
+    if (!box.value) {  // one line, as the stylesheet lays it out: a wrapping placeholder must not shift the page
+      box.style.height = "";
+      box.classList.remove("scrolls");
+      return;
+    }
     box.style.height = "auto";
     var borders = box.offsetHeight - box.clientHeight;
     box.style.height = box.scrollHeight + borders + "px";
@@ -200,16 +263,29 @@
   });
 
   function start() {
-    Array.prototype.forEach.call(document.querySelectorAll("textarea.search-input"), searchBox);
+    Array.prototype.forEach.call(document.querySelectorAll("textarea.search-input"), function (box) {
+      searchBox(box);
+      // Someone is about to search: fetch the search code (not the index) now.
+      box.addEventListener("focus", function () { loadScripts().catch(function () {}); });
+    });
     var list = document.getElementById("search-results");
     var input = document.getElementById("search-input");
     if (list && input) {
       input.setAttribute("aria-controls", "search-results");
-      searchPage(input, list, document.getElementById("search-status"));
+      searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"));
     }
-    var highlight = new URL(window.location.href).searchParams.get("highlight");
+    var url = new URL(window.location.href);
+    var highlight = url.searchParams.get("highlight");
     var record = document.querySelector("[data-highlightable]");
-    if (highlight && record) highlightRecord(record, highlight);
+    if (highlight !== null && record) {
+      // The address people copy is the page's own: ?highlight= is for this visit only.
+      url.searchParams.delete("highlight");
+      window.history.replaceState(window.history.state, "", url.toString());
+      if (highlight.trim()) {
+        loadScripts().then(function () { highlightRecord(record, highlight); },
+                           function (error) { console.warn("no highlighting", error); });
+      }
+    }
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

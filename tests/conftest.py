@@ -142,6 +142,19 @@ def page(browser):
     context.close()
 
 
+AXE = ROOT / "tests" / "js" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script, from `npm ci --prefix tests/js` (.ci/run runs it)."""
+    if not AXE.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{AXE} is missing in CI: .ci/run must run `npm ci --prefix tests/js`")
+        pytest.skip(f"{AXE} is missing: run `npm ci --prefix tests/js` to run the accessibility tests")
+    return AXE.read_text(encoding="utf-8")
+
+
 def copy_records(names: list[str], dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for name in names:
@@ -186,7 +199,7 @@ def pytest_terminal_summary(terminalreporter):
 
 
 SEARCH_SCRIPTS = ["vendor/lunr-2.3.9/lunr.min.js", "search-tokens.js", "search-paste.js", "search-match.js",
-                  "search-rank.js", "search-core.js", "search-data.js"]  # in the order base.html loads them
+                  "search-rank.js", "search-core.js", "search-data.js", "search-cutoff.js"]  # in base.html's data-engine order
 
 
 @pytest.fixture(scope="session")

@@ -124,7 +124,7 @@ def test_home_page_lists_recent_records_newest_first():
 def test_directories_sort_by_count_then_label():
     records = [make(0, tags=["Rust", "beta"]), make(1, tags=["rust", "alpha"]), make(2, tags=["alpha"])]
     pages = pages_of(records)
-    items = re.findall(r'<li><a href="([^"]+)">([^<]+)</a> <span class="count">(\d+)</span></li>', pages["-/tags/"])
+    items = re.findall(r'<li><a href="([^"]+)">([^<]+) <span class="count">(\d+)</span></a></li>', pages["-/tags/"])
     assert items == [("/errors/-/tags/alpha/", "alpha", "2"), ("/errors/-/tags/rust/", "Rust", "2"),
                      ("/errors/-/tags/beta/", "beta", "1")]
 

@@ -56,7 +56,10 @@ REORDERED_JS = r"""() => {
     if (a.width && b.width && Math.abs(a.top - b.top) < 2 && a.left > b.left) bad.push(text.trim().slice(0, 80));
   }
   for (const li of document.querySelectorAll(".counted li")) {
-    const lines = li.querySelector("a").getClientRects(), a = lines[lines.length - 1];  // a label may wrap
+    const label = document.createRange();  // the link holds the label, then its count
+    label.setStart(li.querySelector("a"), 0);
+    label.setEndBefore(li.querySelector(".count"));
+    const lines = label.getClientRects(), a = lines[lines.length - 1];  // a label may wrap
     const n = li.querySelector(".count").getBoundingClientRect();
     const sameLine = a.top < n.bottom && n.top < a.bottom;
     if (sameLine && n.left < a.right - 1) bad.push("count left of its label: " + li.textContent.trim());

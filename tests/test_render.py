@@ -257,8 +257,9 @@ def test_github_links(doc):
 
 
 def test_head(doc):
-    title = "Cannot create a Pydantic dataclass from User as it is already a Pydantic model — pydantic/pydantic"
-    description = ("pydantic/pydantic · usage · error — "
+    title = "Cannot create a Pydantic dataclass from User as it is already a… — pydantic/pydantic"  # at most 90
+    description = ("Cannot create a Pydantic dataclass from User as it is already a Pydantic model "
+                   "(pydantic/pydantic · usage · error): "
                    "pydantic.dataclasses.dataclass checks whether the decorated class is already a BaseModel "
                    "subclass and refuses to turn it into a dataclass, since the two…")
     canonical = ("https://example.org/errors/pydantic/pydantic/"
@@ -275,7 +276,7 @@ def test_head(doc):
     assert doc.meta("og:site_name") == "Error Index"
     assert doc.meta("twitter:title") == title
     assert doc.one("html")["attrs"]["data-root"] == "/errors/"
-    assert doc.one("link", rel="stylesheet")["attrs"]["href"] == "/errors/-/static/style.css"
+    assert doc.one("link", rel="stylesheet")["attrs"]["href"] == "/errors/-/static/style.css"  # no versions given
 
 
 def test_ids_are_unique(doc):
@@ -305,7 +306,8 @@ def test_null_fields_leave_no_trace():
     assert not [h for h in doc.hrefs() if h.startswith("#L") or h.endswith("#L133") or "/commit/" in h]
     assert "None" not in doc.text.split()
     # the description falls back to a sentence built from required fields
-    assert doc.meta("description") == "pydantic/pydantic · usage · error"
+    assert doc.meta("description") == ("Cannot create a Pydantic dataclass from User as it is already a Pydantic model "
+                                       "(pydantic/pydantic · usage · error)")
     for section in doc.find("section"):
         assert squash(doc.inner(section)) not in ("", "#")
 
@@ -397,9 +399,9 @@ def test_line_url_replaces_the_fragment(good):
 
 
 def test_record_description_prefers_documentation(good):
-    facts = "pydantic/pydantic · usage · error"
-    assert record_description(good).startswith(f"{facts} — pydantic.dataclasses.dataclass checks")
+    facts = "Cannot create a Pydantic dataclass from User as it is already a Pydantic model (pydantic/pydantic · usage · error)"
+    assert record_description(good).startswith(f"{facts}: pydantic.dataclasses.dataclass checks")
     assert record_description(dataclasses.replace(good, documentation=None)) == (
-        f"{facts} — Applying @pydantic.dataclasses.dataclass (or the function form) to a class that inherits "
+        f"{facts}: Applying @pydantic.dataclasses.dataclass (or the function form) to a class that inherits "
         "from BaseModel.")
     assert record_description(dataclasses.replace(good, documentation=None, trigger_scenarios=None)) == facts

@@ -29,6 +29,10 @@ def clipboard_page(browser):
 def open_search(page, url):
     assert page.page.goto(url).ok
     page.page.wait_for_load_state("networkidle")
+    # The search code loads when a box takes the focus (or on the search page).
+    page.page.locator("#search-input").focus()
+    page.page.wait_for_function("() => typeof ErrorSearch !== 'undefined'")
+    page.page.evaluate("() => document.activeElement.blur()")  # as the page was, before
     # Record every text the page hands to the search engine.
     page.page.evaluate("""() => {
         const search = ErrorSearchData.SplitSearch.prototype.search;

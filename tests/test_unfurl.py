@@ -16,7 +16,7 @@ BASE = "https://example.org/errors/"
 PATH = "huggingface/candle/kv-cache-enabled-true-is-not-supported/"
 RECORD_ID = "5410d019e75c02d7"
 TITLE = "kv_cache_enabled=true is not supported — huggingface/candle"
-DESCRIPTION = ("huggingface/candle · validation · error — SelfAttention::new explicitly rejects configs with "
+DESCRIPTION = ("kv_cache_enabled=true is not supported (huggingface/candle · validation · error): SelfAttention::new explicitly rejects configs with "
                "kv_cache_enabled set to true — the KV-cache attention path is not implemented in the candle "
                "metavoice port.")
 

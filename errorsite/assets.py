@@ -1,0 +1,31 @@
+"""The static files as the site serves them, and their versions.
+
+Every link to a static file carries `?v=<hash of its bytes>`, so a host may let
+browsers cache `-/static/` for a year (see `_headers`): a changed file gets a new
+URL. Pure: the files come in as bytes from load.load_static."""
+from __future__ import annotations
+
+import hashlib
+
+from . import urls
+from .markup import pygments_css
+from .model import Page
+
+
+def static_files(static: dict[str, bytes]) -> dict[str, bytes]:
+    """name → the bytes served: the files as they are, but one stylesheet made
+    of ours and then the Pygments themes."""
+    return {name: content + b"\n" + pygments_css().encode() if name == "style.css" else content
+            for name, content in static.items()}
+
+
+def versions(files: dict[str, bytes]) -> dict[str, str]:
+    """name → the first 10 hex digits of the sha256 of its bytes."""
+    return {name: hashlib.sha256(content).hexdigest()[:10] for name, content in files.items()}
+
+
+def cache_headers(site: urls.Site) -> Page:
+    """`_headers` for Netlify and Cloudflare Pages: the static files, whose
+    links are versioned, may be cached for a year."""
+    return Page(urls.HEADERS_PATH, f"{site.href(urls.STATIC_PATH)}*\n"
+                                   "  Cache-Control: public, max-age=31536000, immutable\n".encode())
