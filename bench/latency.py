@@ -57,14 +57,24 @@ def search_files(site: Path, requests: list[str]) -> list[tuple[str, int, int]]:
     return found
 
 
-def cold_query(browser, base: str, site: Path, query: str) -> dict:
+def search_page(browser, base: str):
+    """The search page in a new browser context: nothing cached."""
     context = browser.new_context()
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     page.goto(base + urls.SEARCH_PATH)
     page.wait_for_load_state("networkidle")
+    return context, page, cdp
+
+
+def heap(cdp) -> int:
     cdp.send("HeapProfiler.collectGarbage")
-    heap_before = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    return cdp.send("Runtime.getHeapUsage")["usedSize"]
+
+
+def cold_query(browser, base: str, site: Path, query: str) -> dict:
+    context, page, cdp = search_page(browser, base)
+    heap_before = heap(cdp)
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.evaluate(WATCH)
@@ -75,8 +85,7 @@ def cold_query(browser, base: str, site: Path, query: str) -> dict:
     shown = page.evaluate("window.__shown")
     arrived = page.evaluate("""() => Math.max(0, ...performance.getEntriesByType('resource')
         .filter(e => e.name.includes('/-/search/')).map(e => e.responseEnd))""")
-    cdp.send("HeapProfiler.collectGarbage")
-    heap = cdp.send("Runtime.getHeapUsage")["usedSize"] - heap_before
+    used = heap(cdp) - heap_before
     files = search_files(site, requests[:])   # before the warm query fetches its own
     warm = page.evaluate("""async (q) => {
         const get = url => fetch(url).then(r => r.json());
@@ -87,18 +96,13 @@ def cold_query(browser, base: str, site: Path, query: str) -> dict:
     return {"requests": len(files), "raw": sum(f[1] for f in files), "gzip": sum(f[2] for f in files),
             "biggest_gzip": max((f[2] for f in files), default=0),
             "first_result_ms": round((shown or 0) - started, 1), "after_data_ms": round((shown or 0) - arrived, 1),
-            "warm_ms": round(warm, 1), "heap_mb": round(heap / 2**20, 2)}
+            "warm_ms": round(warm, 1), "heap_mb": round(used / 2**20, 2)}
 
 
 def whole_query(browser, base: str, site: Path, query: str) -> dict:
     """The same query on the whole index: fetch it all, load it, search."""
-    context = browser.new_context()
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    page.goto(base + urls.SEARCH_PATH)
-    page.wait_for_load_state("networkidle")
-    cdp.send("HeapProfiler.collectGarbage")
-    heap_before = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    context, page, cdp = search_page(browser, base)
+    heap_before = heap(cdp)
     timing = page.evaluate("""async (q) => {
         const root = document.documentElement.dataset.root + '-/search/whole/';
         const t0 = performance.now();
@@ -108,8 +112,7 @@ def whole_query(browser, base: str, site: Path, query: str) -> dict:
         window.__whole = new ErrorSearch(i, d, n); window.__whole.search(q, 20);
         const t2 = performance.now(); window.__whole.search(q, 20);
         return [t1 - t0, t2 - t0, performance.now() - t2]; }""", query)
-    cdp.send("HeapProfiler.collectGarbage")
-    heap = cdp.send("Runtime.getHeapUsage")["usedSize"] - heap_before
+    used = heap(cdp) - heap_before
     context.close()
     files = [site / urls.SEARCH_PATH / "whole" / name for name in ("index.json", "docs.json")]
     files.append(site / urls.SEARCH_PATH / "names.json")
@@ -117,7 +120,7 @@ def whole_query(browser, base: str, site: Path, query: str) -> dict:
     packed = sum(len(gzip.compress(f.read_bytes(), 6)) for f in files)
     return {"requests": 3, "raw": raw, "gzip": packed, "biggest_gzip": packed, "first_result_ms": round(timing[1], 1),
             "after_data_ms": round(timing[1] - timing[0], 1), "warm_ms": round(timing[2], 1),
-            "heap_mb": round(heap / 2**20, 2)}
+            "heap_mb": round(used / 2**20, 2)}
 
 
 def write_whole_index(records: Path, site: Path) -> None:

@@ -94,10 +94,10 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def serve_site(tmp: Path, records: Path) -> tuple[Server, Path]:
+def serve_site(tmp: Path, records: Path, jobs: int = 1) -> tuple[Server, Path]:
     """Start a server first (its port is part of the base URL), then build into it."""
     server = Server(tmp)
-    result, _ = build_quietly(records, tmp / BASE_PATH.strip("/"), server.base_url)
+    result, _ = build_quietly(records, tmp / BASE_PATH.strip("/"), server.base_url, jobs=jobs)
     assert result.written
     return server, tmp / BASE_PATH.strip("/")
 

@@ -10,6 +10,7 @@ by how many query words their message contains.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections import defaultdict
@@ -99,7 +100,7 @@ def distractor_site(tmp_path_factory):
     assert write_corpus(records, DISTRACTORS, reserved=real) == DISTRACTORS
     for path in SHARED_RECORDS.glob("*.json"):
         shutil.copy(path, records / path.name)
-    server, out = serve_site(tmp_path_factory.mktemp("quality-site"), records)
+    server, out = serve_site(tmp_path_factory.mktemp("quality-site"), records, jobs=os.cpu_count() or 1)
     built = json.loads((out / "-/search/meta.json").read_text(encoding="utf-8"))["records"]
     assert built == DISTRACTORS + len(real), "some distractors were rejected by validation"
     yield server, records
