@@ -139,7 +139,8 @@ def write_whole_index(records: Path, site: Path) -> None:
 
 def summarize_runs(runs: list[dict]) -> dict:
     keys = runs[0].keys()
-    return {key: {"median": statistics.median(r[key] for r in runs), "max": max(r[key] for r in runs)} for key in keys}
+    return {key: {"median": round(statistics.median(r[key] for r in runs), 1), "max": max(r[key] for r in runs)}
+            for key in keys}
 
 
 def search_latency(site: Path, records: Path, whole: bool = False) -> dict:
