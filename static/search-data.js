@@ -199,7 +199,8 @@
   }
 
   /* The search over the split files under `base`; search() returns a Promise
-   * of what ErrorSearch.search returns. `fetchJson(url)` → Promise of JSON. */
+   * of what ErrorSearch.search returns. `fetchJson(url, revalidate)` → Promise
+   * of JSON; `revalidate` asks for the server's copy, never a cached one unchecked. */
   function SplitSearch(base, fetchJson) {
     this.base = base;
     this.fetchJson = fetchJson;
@@ -212,8 +213,9 @@
   SplitSearch.prototype.start = function () {
     var self = this;
     if (!this.ready) {
-      var names = this.fetchJson(this.base + "names.json").catch(function () { return {}; });
-      this.ready = Promise.all([this.fetchJson(this.base + "meta.json"), names]).then(function (loaded) {
+      // Revalidated on every visit: they name the build whose files the rest are (`?v=`).
+      var names = this.fetchJson(this.base + "names.json", true).catch(function () { return {}; });
+      this.ready = Promise.all([this.fetchJson(this.base + "meta.json", true), names]).then(function (loaded) {
         self.meta = loaded[0];
         self.names = loaded[1];
         self.version = "?v=" + encodeURIComponent(self.meta.version || "");

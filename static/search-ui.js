@@ -37,8 +37,8 @@
 
   function loadEngine() {
     if (!engine) {
-      var fetchJson = function (url) {
-        return fetch(url).then(function (response) {
+      var fetchJson = function (url, revalidate) {
+        return fetch(url, revalidate ? { cache: "no-cache" } : {}).then(function (response) {
           if (!response.ok) throw new Error(url.replace(/\?.*/, "") + ": HTTP " + response.status);
           return response.json();
         });
