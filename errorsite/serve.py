@@ -36,7 +36,6 @@ from .render import CSP, TEMPLATES, template_error
 OWN = "-/serve/"     # this server's own files, under the base path; never part of a built site
 SCRIPT = Path(__file__).with_name("live-reload.js")
 WAIT_SECONDS = 20    # how long a status request waits for the next build
-ARMED_MS = 300       # quiet time after which the file watcher reports that it is armed
 MISSING = b"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head>" \
           b"<body><p>Nothing here: no build has succeeded yet.</p></body></html>\n"
 
@@ -226,16 +225,11 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
         rebuild(settings, server.root, url, status, report)
         thread.start()
         report(f"serving {url} — Ctrl-C stops")
+        if ready:
+            ready(url, server.root)
         while not stop.is_set():
             paths = watched(settings)
-            # An empty set comes once the watcher has been armed and quiet for a
-            # moment: only then is an edit sure to be seen, so only then is `ready` told.
-            for changes in watchfiles.watch(*paths, stop_event=stop, yield_on_timeout=True, rust_timeout=ARMED_MS):
-                if not changes:
-                    if ready:
-                        ready(url, server.root)
-                        ready = None
-                    continue
+            for changes in watchfiles.watch(*paths, stop_event=stop):
                 report(f"changed: {', '.join(sorted(Path(name).name for _, name in changes))}")
                 if reread:
                     try:
