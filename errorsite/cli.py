@@ -10,6 +10,7 @@ template error) or, for `check`, any problem; 2 a usage or settings error.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 from typing import Callable
@@ -175,6 +176,10 @@ def serve_command(argv: list[str]) -> int:
     def reread() -> Settings:
         return resolve(args)
 
+    # Ctrl-C stops serve whatever it inherited: a shell's background job gets
+    # SIGINT ignored, and a parent's thread may hand it SIGINT blocked.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         serve(s, reread, report=lambda line: print(line, file=sys.stderr, flush=True),
               ready=lambda url, _: print(url, flush=True))
