@@ -7,7 +7,7 @@ links, cards and the sitemap, and `output_file` into the file that holds it.
 from __future__ import annotations
 
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote, urlsplit
 
@@ -100,11 +100,17 @@ def page_path(listing: str, number: int) -> str:
 
 def output_file(out_dir: Path, path: str) -> Path:
     """The file for a site path; refuses anything that would land outside `out_dir`."""
-    relative = PurePosixPath(path + "index.html" if path == "" or path.endswith("/") else path)
-    if relative.is_absolute() or any(part in ("", ".", "..") or "\\" in part or "\0" in part
-                                     for part in relative.parts):
+    return out_dir / output_name(path)
+
+
+def output_name(path: str) -> str:
+    """The file for a site path, relative to the site's folder (`a/b/` → `a/b/index.html`);
+    refuses anything that could land outside it. A string, not a Path: the writer
+    calls it for every file of a site."""
+    name = path + "index.html" if path == "" or path.endswith("/") else path
+    if any(part in ("", ".", "..") or "\\" in part or "\0" in part for part in name.split("/")):
         raise ValueError(f"unsafe output path {path!r}")
-    return out_dir.joinpath(*relative.parts)
+    return name
 
 
 # --- links that last, and the site's data for other tools (issue 12) -----------------

@@ -28,10 +28,11 @@ from typing import Callable, Iterable, Iterator
 
 from . import __version__
 from .model import Page, Reuse, inert_json
-from .urls import output_file
+from .urls import output_file, output_name
 
 MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
 KEPT = ".git"               # carried from the old site into the new one, never deleted
+SPARE = "spare"             # .NAME.spare beside the output: the site before, the next build's start
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 _COUNT_LIMIT = 100_000      # stop counting a foreign folder's files here
@@ -68,35 +69,145 @@ def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False
 
 def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Callable[[], dict]) -> int:
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
-    staging.mkdir()
+    spare = out_dir.with_name(f".{out_dir.name}.{SPARE}")
     try:
-        count, folders = 0, set()  # folders made so far: one mkdir each, not one per page
+        tree = Staging(staging, out_dir, take_spare(spare, staging))
         for page in pages:
-            target = output_file(staging, page.path)
-            if target.parent not in folders:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                folders.add(target.parent)
-            origin = Path(page.origin) if isinstance(page, Reuse) and page.origin else out_dir
-            previous = output_file(origin, page.path)
-            if isinstance(page, Reuse) or same_bytes(previous, page.content):
-                # The previous build's file, linked: its bytes and mtime stay, so a
-                # sync (rsync, aws s3 sync) uploads only what changed.
-                link_or_copy(previous, target)
-            else:
-                with open(target, "xb") as file:  # "x": two pages never share a file
-                    file.write(page.content)
-            count += 1
-        marker = {**manifest(), "generator": "errorsite", "version": __version__, "files": count}
-        (staging / MARKER).write_bytes(inert_json(marker) + b"\n")
-        count += 1
+            tree.put(page)
+        tree.remove_stale()
+        marker = {**manifest(), "generator": "errorsite", "version": __version__, "files": tree.count + 1}
+        (staging / MARKER).unlink(missing_ok=True)  # the spare's: staging is ours until it is replaced
+        with open(staging / MARKER, "xb") as file:
+            file.write(inert_json(marker) + b"\n")
         carry_kept(out_dir, staging)
         swap_into_place(staging, out_dir)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)  # the failed build, or the old site
-    return count
+        keep_as_spare(staging, spare)  # the old site after the swap, or this build's unfinished folder
+        shutil.rmtree(staging, ignore_errors=True)  # what is not kept
+    return tree.count + 1
 
 
-def link_or_copy(source: Path, target: Path) -> None:
+class Staging:
+    """The new site's folder, filled page by page. It starts empty, or as the
+    spare: the site before the current one, whose files are mostly hard links
+    to the current site's. There a file whose bytes did not change is already
+    in place (the same inode as the current site's), and only what changed is
+    unlinked and written again; files no page claims are removed at the end.
+    An existing file is never written into: it may be a link to a served file."""
+
+    def __init__(self, root: Path, current: Path, from_spare: bool):
+        self.root, self.current = str(root), str(current)
+        self.stale, self.folders = existing_tree(self.root) if from_spare else (set(), {""})
+        self.used = {""}  # folders that hold a page, and their parents
+        self.count = 0
+
+    def put(self, page: Page | Reuse) -> None:
+        name = output_name(page.path)
+        folder = os.path.dirname(name)
+        if folder not in self.used:
+            self.make_folder(folder)
+        target = os.path.join(self.root, name)
+        origin = page.origin if isinstance(page, Reuse) and page.origin else self.current
+        previous = os.path.join(origin, name)
+        unchanged = isinstance(page, Reuse) or same_bytes(previous, page.content)
+        if name in self.folders:  # a folder in the spare, a file now
+            self.remove_folder(name)
+        if name in self.stale:
+            self.stale.discard(name)
+            if unchanged and same_file(previous, target):
+                self.count += 1
+                return
+            os.unlink(target)
+        if unchanged:
+            # The previous build's file, linked: its bytes and mtime stay, so a
+            # sync (rsync, aws s3 sync) uploads only what changed.
+            link_or_copy(previous, target)
+        else:
+            with open(target, "xb") as file:  # "x": two pages never share a file
+                file.write(page.content)
+        self.count += 1
+
+    def make_folder(self, folder: str) -> None:
+        parts = folder.split("/")
+        for depth in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:depth])
+            if prefix in self.stale:  # a file in the spare, a folder now
+                os.unlink(os.path.join(self.root, prefix))
+                self.stale.discard(prefix)
+            if prefix not in self.folders:
+                os.mkdir(os.path.join(self.root, prefix))
+                self.folders.add(prefix)
+            self.used.add(prefix)
+
+    def remove_folder(self, folder: str) -> None:
+        shutil.rmtree(os.path.join(self.root, folder))
+        inside = folder + "/"
+        self.stale = {name for name in self.stale if not name.startswith(inside)}
+        self.folders = {name for name in self.folders if name != folder and not name.startswith(inside)}
+
+    def remove_stale(self) -> None:
+        """The spare's files and folders the new site does not have."""
+        for name in self.stale:
+            os.unlink(os.path.join(self.root, name))
+        for folder in sorted(self.folders - self.used, key=lambda name: -name.count("/")):
+            os.rmdir(os.path.join(self.root, folder))  # deepest first, so each is empty by now
+        self.stale = set()
+
+
+def existing_tree(root: str) -> tuple[set[str], set[str]]:
+    """The files and folders under `root`, relative to it ("" for itself),
+    but the marker and the kept `.git`, which the build replaces whole."""
+    files, folders = set(), {""}
+    pending = [("", root)]
+    while pending:
+        relative, folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = f"{relative}/{entry.name}" if relative else entry.name
+                if not relative and entry.name in (MARKER, KEPT):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    folders.add(name)
+                    pending.append((name, entry.path))
+                else:
+                    files.add(name)
+    return files, folders
+
+
+def take_spare(spare: Path, staging: Path) -> bool:
+    """Start the new site from the spare, when there is one of ours; else from nothing."""
+    if spare.is_dir() and not spare.is_symlink() and made_by_us(spare):
+        os.rename(spare, staging)
+        kept = staging / KEPT  # an older copy: carry_kept copies the current one
+        if kept.is_dir() and not kept.is_symlink():
+            shutil.rmtree(kept)
+        elif kept.exists() or kept.is_symlink():
+            kept.unlink()
+        return True
+    staging.mkdir()
+    return False
+
+
+def keep_as_spare(folder: Path, spare: Path) -> None:
+    """Keep `folder` as the next build's start if it is one of ours: after the
+    swap it holds the previous site (not kept if it was a foreign folder that
+    --force replaced); after a failure, the spare this build began from.
+    Whatever it holds, the next build trusts only which of its files are
+    links to the current site's."""
+    if (folder.is_dir() and not folder.is_symlink() and made_by_us(folder)
+            and not spare.exists() and not spare.is_symlink()):
+        os.rename(folder, spare)
+
+
+def same_file(a: str, b: str) -> bool:
+    try:
+        first, second = os.lstat(a), os.lstat(b)
+    except OSError:
+        return False
+    return (first.st_ino, first.st_dev) == (second.st_ino, second.st_dev) and stat.S_ISREG(first.st_mode)
+
+
+def link_or_copy(source: str, target: str) -> None:
     try:
         os.link(source, target)
     except OSError as error:
@@ -105,9 +216,13 @@ def link_or_copy(source: Path, target: Path) -> None:
         shutil.copy2(source, target)  # another file system (a shard elsewhere): copy, mtime kept
 
 
-def same_bytes(path: Path, content: bytes) -> bool:
+def same_bytes(path: str, content: bytes) -> bool:
     try:
-        return path.stat().st_size == len(content) and not path.is_symlink() and path.read_bytes() == content
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(content):
+            return False
+        with open(path, "rb") as file:
+            return file.read() == content
     except OSError:
         return False
 

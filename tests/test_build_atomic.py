@@ -66,9 +66,10 @@ def copy_records(dest: Path) -> Path:
 
 
 def leftovers(out: Path) -> list[str]:
-    """What a build left beside its output, but the lock file builds take turns on."""
+    """What a build left beside its output, but the lock file builds take turns on
+    and the spare (the previous site, kept for the next build to start from)."""
     return sorted(p.name for p in out.parent.iterdir()
-                  if p.name.startswith(f".{out.name}.") and p.name != f".{out.name}.lock")
+                  if p.name.startswith(f".{out.name}.") and p.name not in (f".{out.name}.lock", f".{out.name}.spare"))
 
 
 def dead_pid() -> int:

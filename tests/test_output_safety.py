@@ -32,8 +32,9 @@ def files(root: Path) -> dict[str, bytes]:
 
 
 def beside(out: Path) -> list[str]:
-    """What lies beside the output folder: staging folders, lock files."""
-    return sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
+    """What lies beside the output folder: staging folders, lock files; not
+    the spare, the previous site a rebuild keeps to start the next one from."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name not in (out.name, f".{out.name}.spare"))
 
 
 @pytest.fixture

@@ -1,0 +1,94 @@
+"""The spare: a rebuild keeps the site it replaced beside the output
+(`.NAME.spare`) and starts the next build from it, so unchanged files are
+already in place and only what changed is written. Whatever the spare holds,
+the new site is exactly its pages, and the site being served is never touched."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from errorsite.model import Page, Reuse
+from errorsite.write import MARKER, WriteFailed, write_site
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != MARKER}
+
+
+def inodes(root: Path) -> dict[str, int]:
+    return {p.relative_to(root).as_posix(): p.stat().st_ino for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def pages(site: dict[str, bytes]) -> list[Page]:
+    return [Page(path, content) for path, content in sorted(site.items())]
+
+
+def expected(site: dict[str, bytes]) -> dict[str, bytes]:
+    return {(path + "index.html" if path.endswith("/") or path == "" else path): content
+            for path, content in site.items()}
+
+
+FIRST = {"": b"home 1", "a/": b"a", "a/b/": b"a b", "c/": b"c", "d.json": b"{}", "gone/deep/": b"x"}
+SECOND = {"": b"home 2", "a/": b"a", "a/b/": b"a b 2", "c/": b"c", "d.json": b"{}", "new/": b"new"}
+# A file where a folder was (c/index.html's folder c → file c), a folder where a file was
+# (d.json → d.json/), a folder emptied, a page back that the spare's site had.
+THIRD = {"": b"home 2", "a/": b"a", "a/b/": b"a b 3", "c": b"c is a file", "d.json/": b"a folder",
+         "gone/deep/": b"x again", "new/": b"new"}
+
+
+def test_builds_from_the_spare_equal_builds_from_nothing(tmp_path):
+    out = tmp_path / "site"
+    spare = tmp_path / ".site.spare"
+    for number, site in enumerate((FIRST, SECOND, THIRD, FIRST, THIRD), 1):
+        before = inodes(out) if out.exists() else {}
+        before_bytes = tree(out) if out.exists() else {}
+        write_site(out, pages(site), report=lambda line: None)
+        assert tree(out) == expected(site), number
+        after = inodes(out)
+        # A file whose bytes did not change is the previous build's file: same inode.
+        assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
+        assert spare.is_dir() == (number > 1)  # the site it replaced
+        if number > 1:
+            assert tree(spare) == expected((FIRST, SECOND, THIRD, FIRST, THIRD)[number - 2])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
+
+
+def test_a_failed_build_from_the_spare_leaves_the_site_and_keeps_a_spare(tmp_path):
+    out = tmp_path / "site"
+    write_site(out, pages(FIRST), report=lambda line: None)
+    write_site(out, pages(SECOND), report=lambda line: None)
+    served, served_inodes = tree(out), inodes(out)
+
+    def failing():
+        yield from pages(THIRD)[:4]  # a changed page among them: the spare's copy is unlinked, not written into
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(WriteFailed):
+        write_site(out, failing(), report=lambda line: None)
+    assert tree(out) == served and inodes(out) == served_inodes
+    assert (tmp_path / ".site.spare").is_dir()
+    write_site(out, pages(THIRD), report=lambda line: None)  # the half-updated spare is a fine start
+    assert tree(out) == expected(THIRD)
+
+
+def test_a_spare_not_made_by_a_build_is_never_used(tmp_path):
+    out = tmp_path / "site"
+    foreign = tmp_path / ".site.spare"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    write_site(out, pages(FIRST), report=lambda line: None)
+    write_site(out, pages(SECOND), report=lambda line: None)
+    assert (foreign / "notes.txt").read_text() == "mine" and tree(out) == expected(SECOND)
+
+
+def test_reused_files_link_to_the_served_site_not_to_the_spare(tmp_path):
+    out = tmp_path / "site"
+    write_site(out, pages(FIRST), report=lambda line: None)
+    write_site(out, pages(SECOND), report=lambda line: None)
+    served = inodes(out)
+    write_site(out, [Reuse(path) for path in sorted(SECOND)], report=lambda line: None)
+    assert inodes(out) == {**served, MARKER: inodes(out)[MARKER]}
+    assert os.stat(out / "a" / "b" / "index.html").st_nlink == 2  # the site and the spare: no third copy
