@@ -76,8 +76,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     relative = [PurePosixPath(f.relative_to(records_dir).as_posix()) for f in files]
     if shard:
         files, relative = zip(*[(f, r) for f, r in zip(files, relative) if in_shard(r, shard)]) or ((), ())
-    entries = (ShardEntry(printable(r.as_posix()), outcome)
-               for r, outcome in zip(relative, outcomes(worker, list(files), jobs)))
+    names = [printable(r.as_posix()) for r in relative]
     collected = Collected()
     collected.total, collected.fingerprint = len(files), fingerprint
     collected.previous_global = previous.get("global", {}) if previous.get("fingerprint") == fingerprint else {}
@@ -86,7 +85,11 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.history = history_digest(collected.previous_urls)
     collected.own_history = previous_urls is None
     with stage(collected, "read"):
-        collected.sources = {printable(r.as_posix()): file_digest(f) for f, r in zip(files, relative)}
+        collected.sources = {name: file_digest(f) for f, name in zip(files, names)}
+    collected.records_folder = records_dir.as_posix()
+    known = known_outcomes(previous, collected, files, names) if cache else {}
+    entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
+                                     in zip(names, outcomes(worker, list(files), jobs, known))))
     if shard:
         pages = shard_pages(entries, collected, report, shard, fingerprint)
     elif unchanged_since(previous, collected):
@@ -107,24 +110,62 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     check_output(out_dir.absolute(), force, protected)
     site = urls.Site(urls.normalize_base_url(base_url))
     fingerprint = render_fingerprint(site, options, STATIC)
-    shards, entries = [], []
+    shards, entries, folders = [], [], set()
     collected = Collected()
     for folder in shard_dirs:
         try:
-            shard, theirs, shard_entries, sources = read_shard(folder.absolute(), load_json(folder / SHARD_FILE))
+            shard, theirs, shard_entries, sources, records_folder = read_shard(folder.absolute(),
+                                                                              load_json(folder / SHARD_FILE))
         except (OSError, ValueError) as error:
             raise ShardError(f"{folder / SHARD_FILE}: cannot read: {error}") from None
         shards.append((folder, shard, theirs))
         entries += shard_entries
         collected.sources.update(sources)
+        folders.add(records_folder)
     check_complete(shards, fingerprint)
+    collected.records_folder = folders.pop() if len(folders) == 1 else ""  # shards made on one machine, or not
     entries.sort(key=lambda entry: order_key(entry.relative))
     collected.total, collected.fingerprint = len(entries), fingerprint
     collected.progress = progress or collected.progress
     collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
     collected.history = history_digest(collected.previous_urls)
-    pages = site_pages(site, iter(entries), load_static(STATIC), collected, report, strict, options)
+    pages = site_pages(site, remembered(collected, iter(entries)), load_static(STATIC), collected, report,
+                       strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
+
+
+def known_outcomes(previous: dict, collected: Collected, files: list[Path], names: list[str]) -> dict[int, Outcome]:
+    """The outcomes the previous build left for record files whose bytes did not
+    change, by their place in `files`: with the same code and settings, loading,
+    validating and rendering them again would give the same problems, summary
+    and pages, so they are not read at all. A symbolic link is always read: what
+    it points to decides whether it may be loaded."""
+    if (previous.get("fingerprint"), previous.get("records_folder")) != (collected.fingerprint, collected.records_folder):
+        return {}
+    sources = collected.sources
+    digests, cached, pages = previous.get("sources", {}), previous.get("outcomes", {}), previous.get("pages", {})
+    known = {}
+    for index, (file, name) in enumerate(zip(files, names)):
+        entry = cached.get(name) if digests.get(name) == sources[name] else None
+        try:
+            problems, summary, paths, key = entry
+            if summary is None or not all(pages.get(path) == key for path in paths) or file.is_symlink():
+                continue
+            known[index] = Outcome([Problem(*problem) for problem in problems], Summary.from_json(summary),
+                                   [Reuse(path) for path in paths], key)
+        except (TypeError, ValueError):
+            continue  # no entry, or not one this version wrote
+    return known
+
+
+def remembered(collected: Collected, entries: Iterator[ShardEntry]) -> Iterator[ShardEntry]:
+    """Each record file's outcome, kept for the next build (known_outcomes)."""
+    for entry in entries:
+        outcome = entry.outcome
+        if outcome.summary is not None:
+            collected.outcomes[entry.relative] = [[list(p) for p in outcome.problems], outcome.summary.to_json(),
+                                                  [page.path for page in outcome.pages], outcome.key]
+        yield entry
 
 
 def previous_site(previous: dict, collected: Collected, report: Callable[[str], None],
@@ -181,7 +222,7 @@ def shard_pages(entries: Iterator[ShardEntry], collected: Collected, report: Cal
     """A shard's files: its record pages and its outcomes, for assemble."""
     collected.keep_entries = True
     yield from record_stage(entries, collected, report)
-    yield shard_page(shard, fingerprint, collected.entries, collected.sources)
+    yield shard_page(shard, fingerprint, collected.entries, collected.sources, collected.records_folder)
 
 
 def site_pages(site: urls.Site, entries: Iterator[ShardEntry], static: dict[str, bytes],

@@ -95,12 +95,17 @@ PARALLEL_THRESHOLD = 200
 _worker: Worker | None = None
 
 
-def outcomes(worker: Worker, files: list[Path], jobs: int) -> Iterator[Outcome]:
-    if jobs <= 1 or len(files) < PARALLEL_THRESHOLD:
-        yield from map(worker, files)
+def outcomes(worker: Worker, files: list[Path], jobs: int, known: dict[int, Outcome] | None = None) -> Iterator[Outcome]:
+    """Each file's outcome, in order; those in `known` (by index) are not worked out again."""
+    known = known or {}
+    todo = [file for index, file in enumerate(files) if index not in known]
+    if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:
+        made = map(worker, todo)
+        yield from (known[index] if index in known else next(made) for index in range(len(files)))
         return
     with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (worker,)) as pool:
-        yield from pool.imap(_run_in_worker, files, chunksize=16)
+        made = pool.imap(_run_in_worker, todo, chunksize=16)
+        yield from (known[index] if index in known else next(made) for index in range(len(files)))
 
 
 def _start_worker(worker: Worker) -> None:

@@ -19,7 +19,7 @@ from .model import Page, Problem, Reuse, Summary, inert_json
 from .records import Outcome
 
 SHARD_FILE = "shard.json"
-FORMAT = 2  # 2: each entry lists its files (the page and its record.json)
+FORMAT = 3  # 2: each entry lists its files (the page and its record.json); 3: the records folder
 
 
 class Shard(NamedTuple):
@@ -55,9 +55,10 @@ def order_key(relative: str) -> PurePosixPath:
     return PurePosixPath(relative)
 
 
-def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str]) -> Page:
+def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str],
+               records_folder: str) -> Page:
     data = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
-            "sources": sources,
+            "sources": sources, "records_folder": records_folder,
             "entries": [[e.relative, [list(p) for p in e.outcome.problems],
                          e.outcome.summary.to_json() if e.outcome.summary else None,
                          [p.path for p in e.outcome.pages], e.outcome.key]
@@ -65,12 +66,13 @@ def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], source
     return Page(SHARD_FILE, inert_json(data))
 
 
-def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry], dict[str, str]]:
-    """The shard's slice, fingerprint, entries and record files' digests; its
-    pages are Reuses from `folder`."""
+def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry], dict[str, str], str]:
+    """The shard's slice, fingerprint, entries, record files' digests and
+    records folder; its pages are Reuses from `folder`."""
     try:
         assert isinstance(data, dict) and data["format"] == FORMAT
         shard, fingerprint, sources = Shard(*data["shard"]), data["fingerprint"], dict(data["sources"])
+        records_folder = str(data["records_folder"])
         entries = [ShardEntry(relative, Outcome(
             [Problem(*p) for p in problems],
             Summary.from_json(summary) if summary else None,
@@ -78,7 +80,7 @@ def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry]
             for relative, problems, summary, pages, key in data["entries"]]
     except (AssertionError, KeyError, TypeError, ValueError) as error:
         raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
-    return shard, fingerprint, entries, sources
+    return shard, fingerprint, entries, sources, records_folder
 
 
 def check_complete(shards: list[tuple[Path, Shard, str]], fingerprint: str) -> None:

@@ -37,13 +37,16 @@ class Collected:
         # history already holds every URL this one serves, and its redirects are ours.
         self.own_history = True
         self.sources: dict[str, str] = {}  # record file → digest of its bytes
+        self.outcomes: dict[str, list] = {}  # record file → its outcome, as pipeline.known_outcomes reads it
+        self.records_folder = ""         # as given: problems name files by it
 
     def manifest(self) -> dict:
         """What the next build reads back (see write.previous_manifest)."""
         return {"fingerprint": self.fingerprint, "pages": self.keys, "page_files": len(self.keys),
                 "records": self.records, "history": self.history,
                 "global": {"key": self.global_key, "paths": self.global_paths},
-                "sources": self.sources, "problems": [list(problem) for problem in self.problems]}
+                "sources": self.sources, "outcomes": self.outcomes, "records_folder": self.records_folder,
+                "problems": [list(problem) for problem in self.problems]}
 
 
 @contextmanager
@@ -67,6 +70,7 @@ def unchanged_since(previous: dict, collected: Collected) -> bool:
     """Whether nothing a page depends on changed since the previous build: the
     same record files, byte for byte, and the same render fingerprint."""
     return (previous.get("fingerprint") == collected.fingerprint and previous.get("sources") == collected.sources
+            and previous.get("records_folder") == collected.records_folder
             and collected.own_history and bool(previous.get("global"))
             and isinstance(previous.get("problems"), list) and isinstance(previous.get("records"), int)
             and len(previous.get("pages", {})) == previous.get("page_files"))

@@ -178,3 +178,34 @@ def test_an_edit_that_keeps_every_summary_reuses_the_global_pages(corpus, tmp_pa
     assert "global pages reused" in result.timings and result.reused == COUNT - 1
     clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_urls=history)
     assert tree(site) == tree(clean)
+
+
+def test_a_rebuild_reads_only_the_record_files_that_changed(tmp_path, monkeypatch):
+    """An unchanged file's problems, summary and pages come from the previous
+    build's marker; only the edited file and the new one are loaded."""
+    records = write_records(tmp_path / "records", 20)
+    (records / "odd.json").write_text(json.dumps(record_data(99, tags=["🔥"])))
+    first, first_lines = build_quietly(records, tmp_path / "site")
+    history = tmp_path / "urls.json"
+    shutil.copy(tmp_path / "site" / "-" / "urls.json", history)
+    (records / "r0003.json").write_text(json.dumps(record_data(3, solutions=["Edited."])))
+    (records / "r0100.json").write_text(json.dumps(record_data(100)))
+    loaded = []
+    real_load = records_module.load_file
+    monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))
+    again, again_lines = build_quietly(records, tmp_path / "site")
+    assert sorted(loaded) == ["r0003.json", "r0100.json"]
+    assert again_lines == first_lines and len(again_lines) == 1  # odd.json's dropped tag, told again
+    assert (again.records, again.reused) == (22, 20)
+    clean, _ = build_quietly(records, tmp_path / "clean", cache=False, previous_urls=history)
+    assert tree(tmp_path / "site") == tree(tmp_path / "clean")
+
+
+def test_records_read_from_another_folder_are_read_again(tmp_path):
+    """Problems name files by the records folder as given, so cached ones stay with it."""
+    records = write_records(tmp_path / "records", 3)
+    (records / "odd.json").write_text(json.dumps(record_data(99, tags=["🔥"])))
+    build_quietly(records, tmp_path / "site")
+    moved = records.rename(tmp_path / "moved")
+    again, lines = build_quietly(moved, tmp_path / "site")
+    assert again.records == 4 and lines == [f"{moved.as_posix()}/odd.json: tags[0]: dropped: \"🔥\" has no letters or digits"]
