@@ -1,6 +1,7 @@
 """Links that last: a permanent link per record, `-/r/<id>/`, that sends the
 reader on to the record page wherever it lives now, and the record's oEmbed
-file beside it. Both are made from summaries, in the global stage."""
+file beside it; both are made with the record's page. And the error-code
+pages, made from every summary in the global stage."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -16,12 +17,12 @@ from .render import Link, card_description, page_title, render
 CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
 
 
-def permalink_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
+def permalink_page(env: jinja2.Environment, s: Summary) -> Page:
     """A static page per record id: meta refresh, canonical link and a visible
     link to the record page; `noindex`, so only the record page is indexed. It
-    carries the record's card too: chat unfurlers do not follow meta refresh."""
-    for s in summaries:
-        yield redirect_page(env, urls.permalink_path(s), s)
+    carries the record's card too: chat unfurlers do not follow meta refresh.
+    Made with the record page (records.py), from the record alone."""
+    return redirect_page(env, urls.permalink_path(s), s)
 
 
 def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = False) -> Page:
@@ -43,10 +44,8 @@ def oembed(site: urls.Site, site_name: str, s: Summary) -> dict:
             "thumbnail_width": width, "thumbnail_height": height}
 
 
-def oembed_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
-    site, name = env.globals["site"], env.globals["site_name"]
-    for s in summaries:
-        yield Page(urls.oembed_path(s), inert_json(oembed(site, name, s)))
+def oembed_page(env: jinja2.Environment, s: Summary) -> Page:
+    return Page(urls.oembed_path(s), inert_json(oembed(env.globals["site"], env.globals["site_name"], s)))
 
 
 def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:

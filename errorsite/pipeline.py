@@ -14,7 +14,7 @@ from . import urls
 from .api import api_pages
 from .browse import browse_pages, last_modified, opensearch, robots, sitemap
 from .feeds import feed_pages
-from .links import code_pages, listing_paths, oembed_pages, permalink_pages
+from .links import code_pages, listing_paths
 from .redirects import history_key, redirect_pages, served_lists
 from .load import file_digest, find_record_files, load_json, load_static, load_url_manifest, printable
 from .assets import cache_headers, static_files, versions
@@ -280,9 +280,7 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
         for page in code_pages(env, summaries):
             collected.html_paths.append(page.path)
             yield page
-    with stage(collected, "links"):  # permalinks, oEmbed, the JSON API and the feeds
-        yield from permalink_pages(env, summaries)
-        yield from oembed_pages(env, summaries)
+    with stage(collected, "links"):  # the JSON API and the feeds
         yield from api_pages(site, summaries)
         yield from feed_pages(site, options.title, summaries)
     with stage(collected, "redirects"):  # every URL an earlier build served still lands somewhere

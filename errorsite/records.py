@@ -23,6 +23,7 @@ from .model import Page, Problem, Record, Reuse, Summary
 from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
 from .validate import check
 from .api import record_json
+from .links import oembed_page, permalink_page
 
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
@@ -31,7 +32,7 @@ LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
 class Outcome(NamedTuple):
     problems: list[Problem]
     summary: Summary | None       # None: the record was rejected
-    pages: list[Page | Reuse]     # the record page first, then its record.json
+    pages: list[Page | Reuse]     # record_files, or Reuses of the same paths
     key: str | None               # what the pages were made from
 
 
@@ -79,13 +80,26 @@ class Worker:
         if record is None:
             return Outcome(checked.problems, None, [], None)
         key = record_key(record, self.fingerprint)
-        paths = [urls.record_path(record), urls.record_json_path(record)]
+        summary = summarize(record)
+        paths = record_paths(record)
         if all(self.previous.get(path) == key for path in paths):
             pages = [Reuse(path) for path in paths]
         else:
             self.env = self.env or environment(self.site, options=self.options, versions=self.versions)
-            pages = [record_page(self.env, record), record_json(self.site, record)]
-        return Outcome(checked.problems, summarize(record), pages, key)
+            pages = record_files(self.env, record, summary)
+        return Outcome(checked.problems, summary, pages, key)
+
+
+def record_paths(record: Record) -> list[str]:
+    return [urls.record_path(record), urls.record_json_path(record), urls.permalink_path(record),
+            urls.oembed_path(record)]
+
+
+def record_files(env, record: Record, summary: Summary) -> list[Page]:
+    """A record's own files, made from it alone: its page, then its
+    record.json, permalink and oEmbed (the order of record_paths)."""
+    return [record_page(env, record), record_json(env.globals["site"], record), permalink_page(env, summary),
+            oembed_page(env, summary)]
 
 
 # Record files are independent and rendering them is the bulk of a build, so a

@@ -35,18 +35,17 @@ def need_shared() -> None:
 def site_files(records, site, static, options=None) -> dict[str, bytes]:
     """Every file of a site made in memory, as the pipeline makes it: the record
     pages and record.json files, then the global pages made from the records' summaries."""
-    from errorsite.api import record_json
     from errorsite.pipeline import Collected, global_pages
-    from errorsite.render import SiteOptions, environment, record_page, summarize
+    from errorsite.records import record_files
+    from errorsite.render import SiteOptions, environment, summarize
     options = options or SiteOptions()
     collected = Collected()
     env = environment(site, options=options)
-    record_pages = [record_page(env, record) for record in records]
     collected.summaries = [summarize(record) for record in records]
-    collected.html_paths = [page.path for page in record_pages]
+    own = [record_files(env, record, summary) for record, summary in zip(records, collected.summaries)]
+    collected.html_paths = [files[0].path for files in own]
     result: dict[str, bytes] = {}
-    record_files = [record_json(site, record) for record in records]
-    for page in [*record_pages, *record_files, *global_pages(site, collected, static, options)]:
+    for page in [*(page for files in own for page in files), *global_pages(site, collected, static, options)]:
         assert page.path not in result, f"two pages at {page.path}"
         assert isinstance(page.content, bytes)
         result[page.path] = page.content
