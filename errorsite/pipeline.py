@@ -7,6 +7,8 @@ run on the summaries, and the writer swaps the new site in.
 """
 from __future__ import annotations
 
+import concurrent.futures
+import multiprocessing
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, NamedTuple
 
@@ -19,7 +21,7 @@ from .redirects import history_key, redirect_pages, served_lists
 from .load import file_digest, find_record_files, load_json, load_static, load_url_manifest, printable
 from .assets import cache_headers, static_files, versions
 from .model import Page, Problem, Reuse, Summary
-from .records import Outcome, Worker, outcomes, render_fingerprint
+from .records import PARALLEL_THRESHOLD, Outcome, Worker, outcomes, render_fingerprint
 from .shards import (SHARD_FILE, Shard, ShardEntry, ShardError, check_complete, in_shard, order_key,
                      read_shard, shard_page)
 from .state import Collected, global_key, history_digest, stage, unchanged_since
@@ -78,7 +80,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         files, relative = zip(*[(f, r) for f, r in zip(files, relative) if in_shard(r, shard)]) or ((), ())
     names = [printable(r.as_posix()) for r in relative]
     collected = Collected()
-    collected.total, collected.fingerprint = len(files), fingerprint
+    collected.total, collected.fingerprint, collected.jobs = len(files), fingerprint, jobs
     collected.previous_global = previous.get("global", {}) if previous.get("fingerprint") == fingerprint else {}
     collected.progress = progress or collected.progress
     collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
@@ -273,6 +275,10 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
                       options: SiteOptions) -> Iterator[Page]:
     static = static_files(static)
     env = environment(site, len(summaries), options, versions(static))
+    # The search data is the largest global step and needs nothing the others make:
+    # with more than one process, it is made in another one while this one renders the listings.
+    search = beside(search_pages, summaries) if collected.jobs > 1 and len(summaries) >= PARALLEL_THRESHOLD \
+        else Later(search_pages, summaries)
     with stage(collected, "listings"):
         for page in browse_pages(env, summaries):
             collected.html_paths.append(page.path)
@@ -286,9 +292,9 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
     with stage(collected, "redirects"):  # every URL an earlier build served still lands somewhere
         yield from redirect_pages(env, summaries, collected.html_paths, collected.previous_urls)
     with stage(collected, "search"):
-        search = search_pages(summaries)
-        collected.warnings += search.warnings
-        yield from search.pages
+        files = search.result()
+        collected.warnings += files.warnings
+        yield from files.pages
     with stage(collected, "static"):
         yield from static_pages(static)
         yield cache_headers(site)
@@ -297,6 +303,24 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
         yield opensearch(env)
         yield schema_page(site)
         yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
+
+
+class Later:
+    """A call made when its result is asked for: `beside`'s serial twin."""
+
+    def __init__(self, function: Callable, *args):
+        self.function, self.args = function, args
+
+    def result(self):
+        return self.function(*self.args)
+
+
+def beside(function: Callable, *args) -> concurrent.futures.Future:
+    """`function(*args)` in a process of its own, started now."""
+    pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    future = pool.submit(function, *args)
+    pool.shutdown(wait=False)  # the process ends once it has handed the result back
+    return future
 
 
 def static_pages(static: dict[str, bytes]) -> Iterator[Page]:

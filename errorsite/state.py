@@ -39,6 +39,7 @@ class Collected:
         self.sources: dict[str, str] = {}  # record file → digest of its bytes
         self.outcomes: dict[str, list] = {}  # record file → its outcome, as pipeline.known_outcomes reads it
         self.records_folder = ""         # as given: problems name files by it
+        self.jobs = 1                    # processes the build may use
 
     def manifest(self) -> dict:
         """What the next build reads back (see write.previous_manifest)."""
