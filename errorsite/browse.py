@@ -8,7 +8,7 @@ from typing import Callable, Iterable, NamedTuple
 import jinja2
 
 from . import urls
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from .model import Page, Record
 from .markup import isolate, shorten
@@ -67,9 +67,26 @@ def group(records: list[Record], keys_of: Callable[[Record], Iterable[str]],
     return dict(sorted(groups.items()))
 
 
-def listing_pages(env, listing: str, heading: str, intro: str, records: list[Record]) -> list[Page]:
+class ListItems:
+    """Each record's list item (macros.html's record_item), rendered once and
+    shown in every list the record is in: its repository's, type's, severity's
+    and each of its tags' pages, and the home page's."""
+
+    def __init__(self, env: jinja2.Environment):
+        self.render_item = env.get_template("macros.html").module.record_item
+        self.made: dict[str, Markup] = {}
+
+    def __call__(self, entries: list[Entry]) -> list[Markup]:
+        made = self.made
+        for e in entries:
+            if e.path not in made:
+                made[e.path] = self.render_item(e)
+        return [made[e.path] for e in entries]
+
+
+def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record]) -> list[Page]:
     entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
-    return [render(env, "listing.html", path, heading=heading, intro=intro, entries=chunk,
+    return [render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk),
                    pagination=pagination, canonical=env.globals["site"].absolute(path),
                    description=listing_description(heading, intro, chunk, pagination))
             for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"])]
@@ -105,11 +122,12 @@ def groupings(records: list[Record]) -> tuple:
 def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
     site = env.globals["site"]
     kinds = groupings(records)
+    items = ListItems(env)
     pages: list[Page] = []
     for groups, title, directory, directory_title in kinds:
         for path, (label, members) in groups.items():
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
-            pages += listing_pages(env, path, title.format(isolate(label)), intro, members)
+            pages += listing_pages(env, items, path, title.format(isolate(label)), intro, members)
         by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
         pages += directory_pages(env, directory, directory_title,
@@ -120,7 +138,7 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
         env, "home.html", urls.HOME_PATH, canonical=site.absolute(urls.HOME_PATH),
         repos=top(repos, HOME_LIST), types=top(types, HOME_LIST), severities=top(severities, HOME_LIST),
         tags=top(tags, HOME_LIST), repo_count=len(repos), tag_count=len(tags),
-        recent=[entry(r) for r in recent[:RECENT_COUNT]]))
+        recent=items([entry(r) for r in recent[:RECENT_COUNT]])))
     pages.append(render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH)))
     pages.append(render(env, "404.html", "404.html"))
     return pages

@@ -11,7 +11,7 @@ import jinja2
 from . import urls
 from .model import Page, Summary, inert_json
 from .api import by_code, code_json
-from .browse import directory_pages, entry, groupings, paginate
+from .browse import ListItems, directory_pages, entry, groupings, paginate
 from .render import Link, card_description, page_title, render
 
 CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
@@ -53,13 +53,14 @@ def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Pa
     code, across repositories, with its JSON twin; `-/code/` lists the codes."""
     site = env.globals["site"]
     groups = by_code(summaries)
+    items = ListItems(env)
     for path, members in groups.items():
         code = members[0].error_code
         repos = len({urls.repo_path(s.repo) for s in members})
         intro = (f"{len(members)} error record{'s' if len(members) != 1 else ''} with this code, "
                  f"in {repos} repositor{'ies' if repos != 1 else 'y'}.")
         entries = sorted((entry(s) for s in members), key=lambda e: (e.message.casefold(), e.path))
-        yield render(env, "code.html", path, code=code, intro=intro, entries=entries,
+        yield render(env, "code.html", path, code=code, intro=intro, entries=entries, items=items(entries),
                      json_path=urls.code_json_path(code), canonical=site.absolute(path))
         yield code_json(site, code, members)
     links = sorted((Link(members[0].error_code, path, len(members)) for path, members in groups.items()),
