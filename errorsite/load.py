@@ -67,6 +67,8 @@ def parse_json(shown: str, raw: bytes) -> RawRecord:
 def printable(text: str) -> str:
     """Text for one line of a report: what a terminal would act on or hide
     (newlines, escapes, bidi controls, lone surrogates) is written as an escape."""
+    if text.isprintable():  # nearly always: every character is
+        return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 

@@ -89,13 +89,13 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     with stage(collected, "read"):
         collected.sources = {name: file_digest(f) for f, name in zip(files, names)}
     collected.records_folder = records_dir.as_posix()
+    if not shard and unchanged_since(previous, collected):
+        return previous_site(previous, collected, report, strict)
     known = known_outcomes(previous, collected, files, names) if cache else {}
     entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
                                      in zip(names, outcomes(worker, list(files), jobs, known))))
     if shard:
         pages = shard_pages(entries, collected, report, shard, fingerprint)
-    elif unchanged_since(previous, collected):
-        return previous_site(previous, collected, report, strict)
     else:
         pages = site_pages(site, entries, static, collected, report, strict, options)
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
