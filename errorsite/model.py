@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 
 class Field(NamedTuple):
@@ -176,5 +176,22 @@ class Reuse(NamedTuple):
 def inert_json(value: object) -> bytes:
     """Compact, sorted JSON with `<`, `>` and `&` escaped: the files the site
     serves hold record text, and stay inert if a browser reads one as HTML."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return _inert(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+
+
+def inert_json_pieces(value: object, depth: int = 2) -> Iterator[bytes]:
+    """inert_json(value) in pieces, the same bytes: the dicts `depth` levels
+    down are written key by key, so a large one (the marker's state of every
+    record) is never one string, and copies of it, in memory."""
+    if not (isinstance(value, dict) and depth):
+        yield inert_json(value)
+        return
+    yield b"{"
+    for index, key in enumerate(sorted(value)):
+        yield (b"," if index else b"") + inert_json(key) + b":"
+        yield from inert_json_pieces(value[key], depth - 1)
+    yield b"}"
+
+
+def _inert(text: str) -> bytes:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").encode()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from . import __version__
-from .model import Page, Reuse, inert_json
+from .model import Page, Reuse, inert_json_pieces
 from .urls import output_file, output_name
 
 MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
@@ -79,7 +79,8 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
         marker = {**manifest(), "generator": "errorsite", "version": __version__, "files": tree.count + 1}
         (staging / MARKER).unlink(missing_ok=True)  # the spare's: staging is ours until it is replaced
         with open(staging / MARKER, "xb") as file:
-            file.write(inert_json(marker) + b"\n")
+            file.writelines(inert_json_pieces(marker))
+            file.write(b"\n")
         carry_kept(out_dir, staging)
         swap_into_place(staging, out_dir)
     finally:

@@ -92,3 +92,11 @@ def test_reused_files_link_to_the_served_site_not_to_the_spare(tmp_path):
     write_site(out, [Reuse(path) for path in sorted(SECOND)], report=lambda line: None)
     assert inodes(out) == {**served, MARKER: inodes(out)[MARKER]}
     assert os.stat(out / "a" / "b" / "index.html").st_nlink == 2  # the site and the spare: no third copy
+
+
+def test_the_marker_written_in_pieces_is_inert_json_byte_for_byte():
+    from errorsite.model import inert_json, inert_json_pieces
+    value = {"outcomes": {"b.json": [[], ["<script>", "é", None, ("t",)], ["a/"], "k"], "a&b.json": [1.5, {"z": 1, "a": 2}]},
+             "files": 3, "</x>": {"deep": {"er": "&"}}, "empty": {}}
+    assert b"".join(inert_json_pieces(value)) == inert_json(value)
+    assert b"".join(inert_json_pieces([1, "<"])) == inert_json([1, "<"])
