@@ -163,6 +163,8 @@ SLOW_BY_NAME = {  # slow without a browser: real processes killed, builds racing
     "test_a_full_disk_leaves_the_previous_site",
     "test_a_read_only_output_parent_leaves_the_previous_site",
     "test_two_builds_are_byte_identical",
+    "test_an_absent_an_empty_and_an_earlier_site_are_replaced",  # ~3 s: three build.py runs in a row
+    "test_strict_with_a_bad_record_exits_1_and_leaves_out_untouched",  # ~3 s: two of the shared records
 }
 SLOW_MODULES = {"test_serve"}  # starts servers and waits for rebuilds
 

@@ -15,6 +15,8 @@ from errorsite.load import load_records
 from errorsite.validate import validate_all
 from tests.conftest import ROOT
 
+# The tests marked slow read the source trees (~12 s, and as long again in the
+# other process): the fast loop keeps the pure test at the end.
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
 
 
@@ -26,6 +28,7 @@ def languages():
     return found
 
 
+@pytest.mark.slow
 def test_same_size_and_seed_give_the_same_bytes_in_another_process(tmp_path, languages):
     write_corpus(tmp_path / "here", 50, seed=3)
     subprocess.run([sys.executable, str(ROOT / "bench" / "shaped.py"), "--count", "50", "--seed", "3",
@@ -36,12 +39,14 @@ def test_same_size_and_seed_give_the_same_bytes_in_another_process(tmp_path, lan
     assert here == there
 
 
+@pytest.mark.slow
 def test_another_seed_gives_another_corpus(tmp_path, languages):
     write_corpus(tmp_path / "a", 20, seed=0)
     write_corpus(tmp_path / "b", 20, seed=1)
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) != sorted(p.name for p in (tmp_path / "b").iterdir())
 
 
+@pytest.mark.slow
 def test_records_validate_and_fill_every_field(tmp_path, languages):
     write_corpus(tmp_path, 50)
     raws = load_records(tmp_path)

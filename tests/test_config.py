@@ -166,6 +166,7 @@ def test_a_bad_key_stops_the_build_with_exit_2(tmp_path):
     assert not (tmp_path / "site").exists()
 
 
+@pytest.mark.slow  # ~2.5 s: two build.py runs; read_config's tests above stay in the fast loop
 def test_the_build_follows_the_config_file(tmp_path):
     (tmp_path / "records").mkdir()
     (tmp_path / "records" / GOOD.name).write_bytes(GOOD.read_bytes())

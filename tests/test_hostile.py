@@ -10,6 +10,7 @@ generated here in tmp_path rather than committed.
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.util
 import json
 import unicodedata
@@ -236,6 +237,11 @@ class Built:
     def page(self, name: str) -> Path:
         return self.out / record_path_of(name) / "index.html"
 
+    @functools.cached_property
+    def trees(self) -> dict[Path, "TreeBuilder"]:
+        """Every HTML page of the site, parsed once for the tests that read them all."""
+        return {page: parse(page.read_bytes()) for page in html_pages(self.out)}
+
 
 def fixture_names() -> list[str]:
     return sorted(p.name for p in FIXTURES.glob("*.json"))
@@ -362,9 +368,9 @@ ALLOWED_TAGS = {
 }
 
 
-def inertness_problems(page: Path, html: str) -> list[str]:
+def inertness_problems(page: Path, html: str | TreeBuilder) -> list[str]:
     problems = []
-    tree = parse(html)
+    tree = html if isinstance(html, TreeBuilder) else parse(html)
     for node in tree.root.walk():
         if node is tree.root:
             continue
@@ -397,8 +403,8 @@ def ld_json_is_inert(text: str) -> bool:
 
 def test_every_page_of_the_hostile_site_is_inert(hostile):
     problems = []
-    for page in html_pages(hostile.out):
-        problems += inertness_problems(page, page.read_text("utf-8"))
+    for page, tree in hostile.trees.items():
+        problems += inertness_problems(page, tree)
     assert problems == []
 
 
@@ -412,10 +418,8 @@ def csp_directives(content: str) -> dict[str, list[str]]:
 
 
 def test_every_page_has_a_strict_csp_before_anything_it_loads(hostile):
-    pages = html_pages(hostile.out)
-    assert len(pages) > 50
-    for page in pages:
-        tree = parse(page.read_bytes())
+    assert len(hostile.trees) > 50
+    for page, tree in hostile.trees.items():
         head = tree.root.find("head")
         metas = head.find_all("meta", **{"http-equiv": "Content-Security-Policy"})
         assert len(metas) == 1, page
@@ -501,8 +505,7 @@ def test_bidi_controls_in_record_text_cannot_reach_the_page_around_it(hostile):
     between FSI and PDI (in <title>, where no element can go, and in labels),
     so it cannot reorder the page around it."""
     problems = []
-    for page in html_pages(hostile.out):
-        tree = parse(page.read_bytes())
+    for page, tree in hostile.trees.items():
         for text, parent in tree.text_nodes:
             if not BIDI_CONTROLS & set(text):
                 continue

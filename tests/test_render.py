@@ -154,6 +154,7 @@ def assert_shows_every_field(r: Record, doc: Doc) -> None:
         assert [i for i in doc.ids() if i.startswith("L")] == [f"L{n}" for n in range(first, first + count)]
 
 
+@pytest.mark.slow  # ~4 s: every shared record rendered and parsed; the fast loop checks the fixture record below
 def test_every_shared_record_shows_every_non_null_field():
     need_shared()
     paths = sorted(SHARED_RECORDS.glob("*.json"))

@@ -1,7 +1,9 @@
 """Search quality on ../shared/queries.json and ../shared/queries-real.json
 (real pastes from GitHub issues), through the site's real search page in
 Chromium: without distractors, and with 12,000 distractor records whose
-messages are real error messages mined from the Python installed here.
+messages are real error messages mined from the Python installed here. The
+distractors are in the search files only: the search page reads nothing else,
+and rendering their 12,000 pages was most of this test's time.
 
 Every query must rank its record first, with and without distractors. Prints
 top-1, top-3 and MRR per kind, and the same for a baseline that ranks records
@@ -10,13 +12,15 @@ by how many query words their message contains.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 from collections import defaultdict
 
 import pytest
 
+from errorsite import urls
+from errorsite.render import summarize
+from errorsite.search import search_pages
+from errorsite.validate import check
 from tests.conftest import QUERIES, REAL_QUERIES, SHARED_RECORDS, need_shared, serve_site
 
 pytestmark = pytest.mark.browser
@@ -68,11 +72,11 @@ def misses(outcomes) -> list[str]:
 WORD = re.compile(r"\w+")
 
 
-def word_count_baseline(records_dir, queries) -> list[tuple[dict, list[str]]]:
-    """The yardstick: rank by how many query words a message contains."""
+def word_count_baseline(documents: dict[str, dict], queries) -> list[tuple[dict, list[str]]]:
+    """The yardstick: rank by how many query words a message contains (ties in
+    the order of the records' file names)."""
     messages = []
-    for path in sorted(records_dir.glob("*.json")):
-        record = json.loads(path.read_text(encoding="utf-8"))["record"]
+    for record in (documents[name]["record"] for name in sorted(documents)):
         messages.append((set(WORD.findall(record["errorMessage"].lower())),
                          f"/errors/{record['repo'].lower()}/{record['slug']}/"))
     outcomes = []
@@ -89,21 +93,51 @@ def queries():
     return [query for path in (QUERIES, REAL_QUERIES) for query in json.loads(path.read_text(encoding="utf-8"))]
 
 
+def summaries(documents: dict[str, dict]) -> list:
+    """name → record file's JSON: the summaries a build keeps, in its order."""
+    found = []
+    for name, document in documents.items():
+        checked = check(name, document)
+        assert checked.record is not None, checked.problems  # the build would skip it
+        found.append(summarize(checked.record))
+    return sorted(found, key=urls.record_path)
+
+
+def file_name(document: dict) -> str:
+    """The name bench/corpus.py's write_corpus gives a record's file."""
+    record = document["record"]
+    return "{}__{}.json".format(record["repo"].replace("/", "__"), record["slug"])
+
+
 @pytest.fixture(scope="module")
 def distractor_site(tmp_path_factory):
+    """The shared records built and served, whose search files are then replaced
+    by those of the shared records and the distractors, made by the build's own
+    function (errorsite.search.search_pages) from the summaries the build keeps."""
     need_shared()
-    from bench.corpus import write_corpus
-    records = tmp_path_factory.mktemp("quality-records")
-    real = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(SHARED_RECORDS.glob("*.json"))]
+    from bench.corpus import make_records
+    real = {path.name: json.loads(path.read_text(encoding="utf-8")) for path in sorted(SHARED_RECORDS.glob("*.json"))}
     # Some installed packages (pydantic) raise the very messages of real records:
     # those would be the same records again, not distractors.
-    assert write_corpus(records, DISTRACTORS, reserved=real) == DISTRACTORS
-    for path in SHARED_RECORDS.glob("*.json"):
-        shutil.copy(path, records / path.name)
-    server, out = serve_site(tmp_path_factory.mktemp("quality-site"), records, jobs=os.cpu_count() or 1)
-    built = json.loads((out / "-/search/meta.json").read_text(encoding="utf-8"))["records"]
-    assert built == DISTRACTORS + len(real), "some distractors were rejected by validation"
-    yield server, records
+    distractors = make_records(DISTRACTORS, reserved=list(real.values()))
+    assert len(distractors) == DISTRACTORS
+    server, out = serve_site(tmp_path_factory.mktemp("quality-site"), SHARED_RECORDS)
+    built = sorted(p.relative_to(out).as_posix() for p in (out / urls.SEARCH_PATH).rglob("*") if p.is_file())
+    made = search_pages(summaries(real)).pages
+    assert built == sorted([urls.SEARCH_PATH + "index.html", *(page.path for page in made)])
+    for page in made:  # made here as the build makes them, byte for byte
+        assert (out / page.path).read_bytes() == page.content, page.path
+        (out / page.path).unlink()
+    documents = {**real, **{file_name(d): d for d in distractors}}
+    assert len(documents) == len(real) + DISTRACTORS
+    everything = summaries(documents)
+    # The build would drop a record whose id or URL another one has.
+    assert len({s.id for s in everything}) == len({urls.record_path(s) for s in everything}) == len(everything)
+    for page in search_pages(everything).pages:
+        (out / page.path).parent.mkdir(parents=True, exist_ok=True)
+        (out / page.path).write_bytes(page.content)
+    assert json.loads((out / urls.SEARCH_PATH / "meta.json").read_text(encoding="utf-8"))["records"] == len(everything)
+    yield server, documents
     server.close()
 
 
@@ -117,10 +151,10 @@ def test_quality_on_shared_records(shared_site, browser, queries):
 
 @pytest.mark.slow
 def test_quality_with_distractors(distractor_site, browser, queries):
-    server, records = distractor_site
+    server, documents = distractor_site
     page = browser.new_page()
     outcomes = run_queries(page, server.base_url, queries)
     page.close()
     FIGURES[f"with {DISTRACTORS} distractors"] = figures(outcomes)
-    FIGURES[f"baseline word count, {DISTRACTORS} distractors"] = figures(word_count_baseline(records, queries))
+    FIGURES[f"baseline word count, {DISTRACTORS} distractors"] = figures(word_count_baseline(documents, queries))
     assert not misses(outcomes), misses(outcomes)

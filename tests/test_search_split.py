@@ -38,11 +38,40 @@ def shared_documents() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def corpus():
-    """The shared records among 900 generated ones (bench/corpus.py)."""
+def mined_corpus():
+    """The shared records among 900 generated ones (bench/corpus.py). Mining
+    their messages from the installed Python takes ~20 s: slow tests only."""
     from bench.corpus import make_records
     real = shared_documents()
     return summaries([*real, *make_records(900, seed=5, reserved=real)])
+
+
+MADE_UP_WORDS = ["timeout", "socket", "closed", "permission", "denied", "invalid", "token", "overflow", "shape",
+                 "mismatch", "tensor", "dtype", "config", "missing", "key", "already", "exists", "utf-8", "décodé"]
+
+
+def made_up_documents(count: int) -> list[dict]:
+    """`count` records from one fixture record, messages drawn from a few words:
+    a corpus with words in more than COMMON_MIN_DOCS records, made in no time."""
+    base = json.loads((ROOT / "tests" / "fixtures" / "bad" / "good-dataclass-on-model.json").read_text("utf-8"))
+    rng = random.Random(11)
+    documents = []
+    for n in range(count):
+        document = json.loads(json.dumps(base))
+        message = f"Error {n}: " + " ".join(rng.sample(MADE_UP_WORDS, rng.randrange(2, 7)))
+        document["record"].update(id=f"made-up-{n}", slug=f"made-up-error-{n}", errorMessage=message,
+                                  messagePattern=None, repo=["a/b", "c/d", "pydantic/pydantic"][n % 3])
+        documents.append(document)
+    return documents
+
+
+@pytest.fixture(scope="module", params=[pytest.param("made-up", id="shared+300-made-up"),
+                                        pytest.param("mined", id="shared+900-mined", marks=pytest.mark.slow)])
+def corpus(request):
+    """The tests below on two corpora: the fast loop's, and the realistic one."""
+    if request.param == "mined":
+        return request.getfixturevalue("mined_corpus")
+    return summaries([*shared_documents(), *made_up_documents(300)])
 
 
 def test_streaming_weights_are_lunr_pys(corpus):
@@ -74,7 +103,7 @@ def test_files_keep_their_promises(corpus):
     for n, bucket in enumerate(buckets):
         assert len(bucket) == 1 or sizes[f"{urls.SEARCH_PATH}t/{n}.json"] <= BUCKET_BYTES
     common = [entry for bucket in buckets for entry in bucket if len(entry) == 3]
-    assert common, "a corpus of 934 records has words in more than 100 of them"
+    assert common, f"a corpus of {len(corpus)} records has words in more than {COMMON_MIN_DOCS} of them"
     for term, index, records in common:
         assert records > meta["commonAbove"]
         assert f"{urls.SEARCH_PATH}c/{index}.json" in by_path
@@ -146,7 +175,8 @@ def queries_for(records, count: int, seed: int = 7) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.skipif(NODE is None, reason="node is not installed: the split search is compared under Node")
-def test_split_search_ranks_as_the_whole_index(corpus, tmp_path):
+def test_split_search_ranks_as_the_whole_index(mined_corpus, tmp_path):
+    corpus = mined_corpus
     whole, split = tmp_path / "whole", tmp_path / "split"
     whole.mkdir()
     for name, value in [("index.json", build_index(corpus)), ("docs.json", [result_doc(r) for r in corpus]),
