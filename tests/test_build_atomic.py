@@ -97,7 +97,10 @@ def sites(tmp_path_factory):
 def staged(process: subprocess.Popen, out: Path, entries: int) -> bool:
     """True once the build has written `entries` files and folders into its staging folder."""
     staging = out.with_name(f".{out.name}.building-{process.pid}")
-    return staging.is_dir() and (entries == 0 or sum(1 for _ in staging.rglob("*")) >= entries)
+    try:
+        return staging.is_dir() and (entries == 0 or sum(1 for _ in staging.rglob("*")) >= entries)
+    except FileNotFoundError:  # the build removed a file or folder under the walk: look again
+        return False
 
 
 # ("after", seconds) from the start, or ("staged", share of the site already written)

@@ -118,7 +118,7 @@ def search_files(records: list[Summary]) -> SearchFiles:
     pages: list[Page] = []
     buckets: list[list[str]] = []
     bounds: list[str] = []
-    size = BUCKET_BYTES
+    size = 0  # bytes of the open bucket's file so far, its closing bracket aside
     vocabulary: list[str] = []
     for term in sorted(index.terms, key=js_order):
         entry = index.terms[term]
@@ -130,12 +130,13 @@ def search_files(records: list[Summary]) -> SearchFiles:
         else:
             text = compact(head + postings(index, entry))
             vocabulary.append(term)
-        if size + len(text) > BUCKET_BYTES:
+        cost = len(text.encode()) + 1  # the term's bytes, and the bracket or comma before them
+        if not buckets or (buckets[-1] and size + cost + 1 > BUCKET_BYTES):
             buckets.append([])
             bounds.append(term)
             size = 0
         buckets[-1].append(text)
-        size += len(text) + 1
+        size += cost
     for n, bucket in enumerate(buckets):
         pages.append(Page(f"{urls.SEARCH_PATH}t/{n}.json", ("[" + ",".join(bucket) + "]").encode()))
     vocabulary_files = vocabulary_pages(vocabulary)
