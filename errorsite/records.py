@@ -114,12 +114,15 @@ def outcomes(worker: Worker, files: list[Path], jobs: int, known: dict[int, Outc
     known = known or {}
     todo = [file for index, file in enumerate(files) if index not in known]
     if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:
-        made = map(worker, todo)
-        yield from (known[index] if index in known else next(made) for index in range(len(files)))
+        yield from _in_order(len(files), known, map(worker, todo))
         return
     with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (worker,)) as pool:
-        made = pool.imap(_run_in_worker, todo, chunksize=16)
-        yield from (known[index] if index in known else next(made) for index in range(len(files)))
+        yield from _in_order(len(files), known, pool.imap(_run_in_worker, todo, chunksize=16))
+
+
+def _in_order(count: int, known: dict[int, Outcome], made: Iterator[Outcome]) -> Iterator[Outcome]:
+    """The known outcomes and the made ones (in order), merged back into file order."""
+    return (known[index] if index in known else next(made) for index in range(count))
 
 
 def _start_worker(worker: Worker) -> None:

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Iterator
 
 from . import __version__
 from .model import Page, Reuse, inert_json_pieces
-from .urls import output_file, output_name
+from .urls import output_name
 
 MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
 KEPT = ".git"               # carried from the old site into the new one, never deleted
