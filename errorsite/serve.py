@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.server
 import json
 import mimetypes
+import os
 import secrets
 import shutil
 import socket
@@ -36,6 +37,7 @@ from .render import CSP, TEMPLATES, template_error
 OWN = "-/serve/"     # this server's own files, under the base path; never part of a built site
 SCRIPT = Path(__file__).with_name("live-reload.js")
 WAIT_SECONDS = 20    # how long a status request waits for the next build
+ARMED_MS = 300       # how soon the watcher reports that it is armed, and then how often it looks up
 MISSING = b"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head>" \
           b"<body><p>Nothing here: no build has succeeded yet.</p></body></html>\n"
 
@@ -206,6 +208,31 @@ def watched(settings: Settings) -> list[Path]:
     return sorted({path.resolve() for path in paths if path is not None})
 
 
+Stamp = dict[str, tuple[int, int]]
+
+
+def inputs_stamp(paths: list[Path]) -> Stamp:
+    """Every watched file's (mtime, size): what the watcher cannot tell us
+    about the time before it was armed, an initial build's minutes included."""
+    ignored = watchfiles.DefaultFilter()
+    stamp: Stamp = {}
+    for path in paths:
+        for folder, _, names in os.walk(path) if path.is_dir() else [(str(path.parent), [], [path.name])]:
+            for name in names:
+                file = os.path.join(folder, name)
+                if ignored(watchfiles.Change.modified, file):
+                    try:
+                        info = os.stat(file)
+                    except OSError:  # gone meanwhile: the watcher will say so
+                        continue
+                    stamp[file] = (info.st_mtime_ns, info.st_size)
+    return stamp
+
+
+def changed_names(before: Stamp, after: Stamp) -> list[str]:
+    return sorted({Path(file).name for file in before.keys() | after.keys() if before.get(file) != after.get(file)})
+
+
 def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
           report: Callable[[str], None] = print, stop: threading.Event | None = None,
           ready: Callable[[str, Path], None] | None = None) -> None:
@@ -222,15 +249,24 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
     url = f"http://{host}:{server.port}{base_path}"
     thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)
     try:
+        stamp = inputs_stamp(watched(settings))
         rebuild(settings, server.root, url, status, report)
         thread.start()
-        report(f"serving {url} — Ctrl-C stops")
-        if ready:
-            ready(url, server.root)
         while not stop.is_set():
             paths = watched(settings)
-            for changes in watchfiles.watch(*paths, stop_event=stop):
-                report(f"changed: {', '.join(sorted(Path(name).name for _, name in changes))}")
+            armed = False
+            for changes in watchfiles.watch(*paths, stop_event=stop, rust_timeout=ARMED_MS, yield_on_timeout=True):
+                names = sorted(Path(name).name for _, name in changes)
+                if not armed:  # the first yield: from now on the watcher sees every change
+                    armed = True
+                    names = names or changed_names(stamp, inputs_stamp(paths))
+                    if ready:
+                        report(f"serving {url} — Ctrl-C stops")
+                        ready(url, server.root)
+                        ready = None
+                if not names:
+                    continue
+                report(f"changed: {', '.join(names)}")
                 if reread:
                     try:
                         settings = reread()
@@ -238,6 +274,7 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
                         report(str(error))
                         status.publish(False, [], str(error))
                         continue
+                stamp = inputs_stamp(watched(settings))
                 rebuild(settings, server.root, url, status, report)
                 if watched(settings) != paths:
                     break  # watch the folders the new settings name

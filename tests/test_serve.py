@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Callable
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -112,7 +113,8 @@ def test_status_waits_for_the_next_build():
 class Running:
     """`serve` in a thread, over a copy of two demo records and a template folder."""
 
-    def __init__(self, tmp: Path, footer: str = "<footer>theme footer, first</footer>\n"):
+    def __init__(self, tmp: Path, footer: str = "<footer>theme footer, first</footer>\n",
+                 after_first_build: Callable[["Running"], None] | None = None):
         self.records = tmp / "records"
         self.records.mkdir()
         for name in (RECORD, OTHER):
@@ -131,10 +133,18 @@ class Running:
             return dataclasses.replace(settings, **read_config(self.config))
 
         self.lines: list[str] = []
+
+        def report(line: str) -> None:  # called on serve's own thread, between its steps
+            nonlocal after_first_build
+            self.lines.append(line)
+            if after_first_build and line.startswith("built "):
+                after_first_build(self)
+                after_first_build = None
+
         self.stop = threading.Event()
         started: queue.Queue = queue.Queue()
         self.thread = threading.Thread(target=serve, kwargs=dict(
-            settings=settings, reread=reread, report=self.lines.append, stop=self.stop,
+            settings=settings, reread=reread, report=report, stop=self.stop,
             ready=lambda url, root: started.put((url, root))), daemon=True)
         self.thread.start()
         self.url, self.root = started.get(timeout=120)
@@ -239,6 +249,22 @@ def test_a_changed_record_is_rebuilt(running):
     assert state["site"] != before and state["problems"] == [] and state["error"] is None
     assert b"EDITED" in running.get(page)
     assert any(line.startswith("built 2 records (") for line in running.lines)
+
+
+@pytest.mark.slow
+def test_a_change_made_before_the_watcher_is_armed_is_rebuilt(tmp_path):
+    """The first build can take minutes; what is edited meanwhile must not be missed."""
+    def edit(server: Running) -> None:
+        (server.records / "late.json").write_text('{"record": {"id": 3}}', encoding="utf-8")
+
+    server = Running(tmp_path, after_first_build=edit)
+    try:
+        if not server.state["problems"]:
+            server.next_build()
+        assert any("late.json: id: expected a string, got 3" in line for line in server.state["problems"])
+        assert "changed: late.json" in server.lines
+    finally:
+        server.close()
 
 
 @pytest.mark.slow
