@@ -105,8 +105,9 @@ def test_the_current_folder_and_its_parents_are_refused_even_with_force(tmp_path
 
 def test_the_project_and_its_templates_are_refused_even_with_force(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # so that it is not refused as the current folder first
+    # (unless the checkout's parent holds tmp_path too, as a clone in /tmp does)
     for folder, what in ((ROOT, "the project's own folder"), (ROOT / "templates", "the templates folder"),
-                         (ROOT.parent, "the project's own folder or one of its parents")):
+                         (ROOT.parent, "the (project's own|current) folder or one of its parents")):
         with pytest.raises(write.OutputRefused, match=f"it is {what}"):
             write.check_output(folder, force=True, protected=[(ROOT, "the project's own folder"),
                                                                (ROOT / "templates", "the templates folder")])

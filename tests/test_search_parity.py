@@ -58,6 +58,7 @@ def test_python_and_browser_normalise_names_alike(search_core):
 def test_names_built_in_python_are_found_in_pastes_by_the_browser(search_core):
     """Each shared record's class and file, written as a paste would show them,
     name its repository through names.json."""
+    need_shared()
     from errorsite.load import load_records
     from errorsite.validate import validate_all
     records, _ = validate_all(load_records(SHARED_RECORDS))
