@@ -93,17 +93,19 @@ def watch(page, server, strip_csp: bool = False) -> list[str]:
         dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
 
-    def handle(route):
-        if not route.request.url.startswith(server.base_url):
-            route.abort()
-        elif strip_csp and route.request.resource_type == "document":
+    def strip(route):
+        if route.request.resource_type == "document":
             response = route.fetch()
             route.fulfill(response=response, body=CSP_META.sub("", response.text()))
         else:
             route.continue_()
 
     page.page.on("dialog", dismiss)
-    page.page.route("**/*", handle)
+    # Patterns, not one handler for every request: Playwright matches a pattern
+    # in the browser's driver, so the site's own requests need no round trip here.
+    page.page.route(re.compile(rf"^(?!{re.escape(server.base_url)})"), lambda route: route.abort())
+    if strip_csp:
+        page.page.route(re.compile(rf"^{re.escape(server.base_url)}"), strip)
     return dialogs
 
 
