@@ -3,6 +3,7 @@ prepares the values they show, and nothing here touches the disk."""
 from __future__ import annotations
 
 import traceback
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -79,7 +80,7 @@ def environment(site: urls.Site, total_records: int = 0,
         dataset_url=options.dataset_url, page_size=options.page_size,
         csp=CSP, total_records=total_records,
         asset=lambda name: urls.STATIC_PATH + name,  # a path, for templates that override ours
-        asset_url=lambda name: urls.asset_href(site, name, versions),
+        asset_url=lru_cache(maxsize=None)(lambda name: urls.asset_href(site, name, versions)),
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,

@@ -200,6 +200,23 @@ def test_lexer_for_known_and_unknown_files():
     assert isinstance(lexer_for(""), TextLexer)
 
 
+def test_lexer_for_chooses_as_pygments_does():
+    """The lexer cache (by the patterns a name matches) picks Pygments' own choice."""
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.util import ClassNotFound
+    names = ["a.py", "x.pyw", "lib.rs", "errors.go", "index.js", "App.tsx", "Makefile", "GNUmakefile", "CMakeLists.txt",
+             "Dockerfile", "x.h", "x.hpp", "x.c", "x.cc", "x.G", "x.g", "x.pro", "a.tar.gz", "x.rl", "foo.py3",
+             "setup.cfg", ".bashrc", "x.yaml", "x.yml", "x.json", "pom.xml", "build.gradle.kts", "x.rb", "Gemfile",
+             "x.ex", "x.exs", "x.php", "x.java", "x.kt", "x.swift", "x.m", "x.cs", "x.fs", "x.scala", "x.sql",
+             "x.sh", "x.zsh", "x.lua", "x.pl", "x.pm", "x.ts", "x.vue", "x.toml", "x.ini", "x.md", "x.txt", "noext"]
+    for name in names:
+        try:
+            expected = type(get_lexer_for_filename(name))
+        except ClassNotFound:
+            expected = TextLexer
+        assert type(lexer_for(f"some/dir/{name}")) is expected, name
+
+
 def test_snippet_lexer_spots_shell_sessions():
     assert isinstance(snippet_lexer("$ pip install pydantic\nok", "a.py"), BashSessionLexer)
     assert isinstance(snippet_lexer("  % redis-cli ping\nPONG", "x.c"), BashSessionLexer)
