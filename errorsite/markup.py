@@ -225,6 +225,6 @@ def isolate(text: str) -> str:
     """Record text where a <bdi> cannot go (<title>) or would change markup: set
     between FSI and PDI when it holds right-to-left letters or bidi controls,
     so it cannot reorder the text around it. Other text is left as it is."""
-    if any(unicodedata.bidirectional(c) in _NEEDS_ISOLATION for c in text):
-        return f"\u2068{balance_bidi(text)}\u2069"
+    if not text.isascii() and any(unicodedata.bidirectional(c) in _NEEDS_ISOLATION for c in text):
+        return f"\u2068{balance_bidi(text)}\u2069"  # (no ASCII character is right-to-left or a control)
     return text
