@@ -99,6 +99,7 @@ class Staging:
 
     def __init__(self, root: Path, current: Path, from_spare: bool):
         self.root, self.current = str(root), str(current)
+        self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
         self.stale, self.folders = existing_tree(self.root) if from_spare else (set(), {""})
         self.used = {""}  # folders that hold a page, and their parents
         self.count = 0
@@ -111,7 +112,7 @@ class Staging:
         target = os.path.join(self.root, name)
         origin = page.origin if isinstance(page, Reuse) and page.origin else self.current
         previous = os.path.join(origin, name)
-        unchanged = isinstance(page, Reuse) or same_bytes(previous, page.content)
+        unchanged = isinstance(page, Reuse) or (not self.first_build and same_bytes(previous, page.content))
         if name in self.folders:  # a folder in the spare, a file now
             self.remove_folder(name)
         if name in self.stale:
