@@ -52,13 +52,18 @@ _MD = _markdown()
 
 
 def markdown(text: str) -> Markup:
-    return Markup(_MD.render(text))
+    return Markup(_MD.renderer.render(_parsed(text), _MD.options, {}))  # what _MD.render does
+
+
+@lru_cache(maxsize=8)  # a record's documentation is parsed for its summary, then for its page
+def _parsed(text: str) -> list:
+    return _MD.parse(text, {})
 
 
 def plain_text(text: str) -> str:
     """Markdown source → its visible text on one line (for summaries and meta tags)."""
     words = []
-    for token in _MD.parse(text):
+    for token in _parsed(text):
         for child in token.children or ():
             if child.type in ("text", "code_inline"):
                 words.append(child.content)

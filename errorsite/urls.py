@@ -46,6 +46,7 @@ def normalize_base_url(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
+@lru_cache(maxsize=4096)  # tags, types and severities repeat across every record and list
 def url_segment(value: str) -> str:
     """A tag, type or severity as one safe, readable path segment ("" if none)."""
     segment = _NOT_WORD.sub("-", value.lower()).strip("-")[:64]
