@@ -40,6 +40,7 @@ class Collected:
         self.outcomes: dict[str, list] = {}  # record file → its outcome, as pipeline.known_outcomes reads it
         self.records_folder = ""         # as given: problems name files by it
         self.jobs = 1                    # processes the build may use
+        self.served_inodes: dict[str, int] = {}  # page path → the served file's inode (write.previous_manifest)
 
     def manifest(self) -> dict:
         """What the next build reads back (see write.previous_manifest)."""

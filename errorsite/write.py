@@ -49,10 +49,11 @@ class WriteFailed(Exception):
 
 def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False,
                protected: Iterable[tuple[Path, str]] = (), report: Callable[[str], None] = print,
-               manifest: Callable[[], dict] = dict) -> int:
+               manifest: Callable[[], dict] = dict, served_inodes: dict[str, int] | None = None) -> int:
     """Write every page under a new `out_dir`; returns the number of files.
     `manifest()`, called once every page is written, goes into the marker
-    for the next build to read (see previous_manifest)."""
+    for the next build to read (see previous_manifest), which also gave
+    `served_inodes`."""
     out_dir = out_dir.absolute()
     protected = list(protected)
     check_output(out_dir, force, protected)
@@ -61,18 +62,19 @@ def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False
         with build_lock(out_dir, report):
             check_output(out_dir, force, protected)  # again: it may have changed while we waited
             remove_leftovers(out_dir)
-            return write_and_swap(out_dir, pages, manifest)
+            return write_and_swap(out_dir, pages, manifest, served_inodes or {})
     except OSError as error:
         raise WriteFailed(f"cannot write {out_dir}: {error.strerror or error}"
                           f"{f' ({error.filename})' if error.filename else ''}; "
                           "the previous site is unchanged") from error
 
 
-def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Callable[[], dict]) -> int:
+def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Callable[[], dict],
+                   served_inodes: dict[str, int]) -> int:
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     spare = out_dir.with_name(f".{out_dir.name}.{SPARE}")
     try:
-        tree = Staging(staging, out_dir, take_spare(spare, staging))
+        tree = Staging(staging, out_dir, take_spare(spare, staging), served_inodes)
         for page in pages:
             tree.put(page)
         tree.remove_stale()
@@ -97,10 +99,15 @@ class Staging:
     unlinked and written again; files no page claims are removed at the end.
     An existing file is never written into: it may be a link to a served file."""
 
-    def __init__(self, root: Path, current: Path, from_spare: bool):
+    def __init__(self, root: Path, current: Path, from_spare: bool, served_inodes: dict[str, int] | None = None):
         self.root, self.current = str(root), str(current)
         self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
-        self.stale, self.folders = existing_tree(self.root) if from_spare else (set(), {""})
+        self.stale, self.folders = existing_tree(self.root) if from_spare else ({}, {""})
+        # Whether a spare's file is the served one is told by their inodes, as the
+        # walk of the spare and the marker's check of the served files found them:
+        # no system call per file. Both folders are siblings, so on one device.
+        same_device = from_spare and not self.first_build and os.stat(self.root).st_dev == os.stat(self.current).st_dev
+        self.served_inodes = (served_inodes or {}) if same_device else {}
         self.used = {""}  # folders that hold a page, and their parents
         self.count = 0
 
@@ -116,8 +123,8 @@ class Staging:
         if name in self.folders:  # a folder in the spare, a file now
             self.remove_folder(name)
         if name in self.stale:
-            self.stale.discard(name)
-            if unchanged and same_file(previous, target):
+            spare_inode = self.stale.pop(name)
+            if unchanged and self.in_place(page, previous, target, spare_inode):
                 self.count += 1
                 return
             os.unlink(target)
@@ -130,13 +137,18 @@ class Staging:
                 file.write(page.content)
         self.count += 1
 
+    def in_place(self, page: Page | Reuse, previous: str, target: str, spare_inode: int) -> bool:
+        """The spare's file is already the previous one (a hard link to it)."""
+        served = self.served_inodes.get(page.path) if previous.startswith(self.current + os.sep) else None
+        return served == spare_inode if served is not None else same_file(previous, target)
+
     def make_folder(self, folder: str) -> None:
         parts = folder.split("/")
         for depth in range(1, len(parts) + 1):
             prefix = "/".join(parts[:depth])
             if prefix in self.stale:  # a file in the spare, a folder now
                 os.unlink(os.path.join(self.root, prefix))
-                self.stale.discard(prefix)
+                del self.stale[prefix]
             if prefix not in self.folders:
                 os.mkdir(os.path.join(self.root, prefix))
                 self.folders.add(prefix)
@@ -145,7 +157,7 @@ class Staging:
     def remove_folder(self, folder: str) -> None:
         shutil.rmtree(os.path.join(self.root, folder))
         inside = folder + "/"
-        self.stale = {name for name in self.stale if not name.startswith(inside)}
+        self.stale = {name: inode for name, inode in self.stale.items() if not name.startswith(inside)}
         self.folders = {name for name in self.folders if name != folder and not name.startswith(inside)}
 
     def remove_stale(self) -> None:
@@ -154,13 +166,13 @@ class Staging:
             os.unlink(os.path.join(self.root, name))
         for folder in sorted(self.folders - self.used, key=lambda name: -name.count("/")):
             os.rmdir(os.path.join(self.root, folder))  # deepest first, so each is empty by now
-        self.stale = set()
+        self.stale = {}
 
 
-def existing_tree(root: str) -> tuple[set[str], set[str]]:
-    """The files and folders under `root`, relative to it ("" for itself),
-    but the marker and the kept `.git`, which the build replaces whole."""
-    files, folders = set(), {""}
+def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
+    """The files (with their inodes) and folders under `root`, relative to it
+    ("" for itself), but the marker and the kept `.git`, which the build replaces whole."""
+    files, folders = {}, {""}
     pending = [("", root)]
     while pending:
         relative, folder = pending.pop()
@@ -173,7 +185,7 @@ def existing_tree(root: str) -> tuple[set[str], set[str]]:
                     folders.add(name)
                     pending.append((name, entry.path))
                 else:
-                    files.add(name)
+                    files[name] = entry.inode()  # from the directory listing: no system call
     return files, folders
 
 
@@ -232,7 +244,7 @@ def same_bytes(path: str, content: bytes) -> bool:
 
 def previous_manifest(out_dir: Path) -> dict:
     """The manifest an earlier build left in `out_dir` ({} if none), with only
-    the pages whose files are still there."""
+    the pages whose files are still there, and (`inodes`) those files' inodes."""
     try:
         manifest = json.loads((out_dir / MARKER).read_text())
     except (OSError, ValueError):
@@ -240,21 +252,28 @@ def previous_manifest(out_dir: Path) -> dict:
     if not isinstance(manifest, dict) or manifest.get("generator") != "errorsite":
         return {}
     pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
-    manifest["pages"] = {path: key for path, key in pages.items()
-                         if isinstance(path, str) and safe_file(out_dir, path)}
+    manifest["pages"], manifest["inodes"] = {}, {}  # the inodes only for this build: never written back
+    for path, key in pages.items():
+        inode = served_inode(out_dir, path) if isinstance(path, str) else None
+        if inode is not None:
+            manifest["pages"][path], manifest["inodes"][path] = key, inode
     shared = manifest.get("global")
     paths = shared.get("paths") if isinstance(shared, dict) else None
-    if not (isinstance(paths, list) and all(isinstance(p, str) and safe_file(out_dir, p) for p in paths)):
+    inodes = [served_inode(out_dir, p) if isinstance(p, str) else None for p in paths] if isinstance(paths, list) else [None]
+    if None in inodes:
         manifest["global"] = {}
+    else:
+        manifest["inodes"].update(zip(paths, inodes))
     return manifest
 
 
-def safe_file(out_dir: Path, path: str) -> bool:
+def served_inode(out_dir: Path, path: str) -> int | None:
+    """The inode of the page's file, if it is a regular file (not a link to one): one system call."""
     try:
-        file = os.path.join(out_dir, output_name(path))
-        return stat.S_ISREG(os.lstat(file).st_mode)  # a regular file, not a link to one: one system call
+        info = os.lstat(os.path.join(out_dir, output_name(path)))
     except (ValueError, OSError):
-        return False
+        return None
+    return info.st_ino if stat.S_ISREG(info.st_mode) else None
 
 
 # --- what may be replaced ------------------------------------------------------------

@@ -100,3 +100,5 @@ def test_the_marker_written_in_pieces_is_inert_json_byte_for_byte():
              "files": 3, "</x>": {"deep": {"er": "&"}}, "empty": {}}
     assert b"".join(inert_json_pieces(value)) == inert_json(value)
     assert b"".join(inert_json_pieces([1, "<"])) == inert_json([1, "<"])
+    many = {"pages": {f"r{i}/<{i % 7}>/": f"k{i}" for i in range(1234)}, "n": 1}  # more than one piece of keys
+    assert b"".join(inert_json_pieces(many)) == inert_json(many)
