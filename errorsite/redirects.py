@@ -22,7 +22,6 @@ The previous manifest is untrusted input: anything malformed is ignored.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterator, NamedTuple
 from urllib.parse import urlencode
 
@@ -54,7 +53,7 @@ def safe_path(path: object) -> bool:
     if not isinstance(path, str) or not path.endswith("/") or len(path) > 2000:
         return False
     try:
-        urls.output_file(Path("/site"), path)
+        urls.output_name(path)
     except ValueError:
         return False
     return True

@@ -3,7 +3,6 @@ one build; assemble refuses shards that do not make one whole site."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
