@@ -252,6 +252,7 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
         stamp = inputs_stamp(watched(settings))
         rebuild(settings, server.root, url, status, report)
         thread.start()
+        announced = False
         while not stop.is_set():
             paths = watched(settings)
             armed = False
@@ -260,10 +261,11 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
                 if not armed:  # the first yield: from now on the watcher sees every change
                     armed = True
                     names = names or changed_names(stamp, inputs_stamp(paths))
-                    if ready:
+                    if not announced:
+                        announced = True
                         report(f"serving {url} — Ctrl-C stops")
-                        ready(url, server.root)
-                        ready = None
+                        if ready:
+                            ready(url, server.root)
                 if not names:
                     continue
                 report(f"changed: {', '.join(names)}")
@@ -274,7 +276,8 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
                         report(str(error))
                         status.publish(False, [], str(error))
                         continue
-                stamp = inputs_stamp(watched(settings))
+                if watched(settings) != paths:  # a new watcher: what changes before it is armed is in the stamp
+                    stamp = inputs_stamp(watched(settings))
                 rebuild(settings, server.root, url, status, report)
                 if watched(settings) != paths:
                     break  # watch the folders the new settings name
