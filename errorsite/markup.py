@@ -132,23 +132,28 @@ def _matching_patterns(name: str) -> tuple[tuple[str, str], ...]:
     lookup per ending of `name`, instead of ~900 patterns for each new name."""
     by_tail = _patterns_by_tail()
     candidates = sorted(candidate for cut in range(len(name) + 1) for candidate in by_tail.get(name[cut:], ()))
-    matches = tuple((lexer, glob) for _, lexer, glob, pattern in candidates if pattern.match(name))
+    matches = tuple((lexer, glob) for _, lexer, glob in candidates if _glob_pattern(glob).match(name))
     _FIRST_NAME.setdefault(matches, name)
     return matches
 
 
 @lru_cache(maxsize=1)
-def _patterns_by_tail() -> dict[str, list[tuple[int, str, str, re.Pattern]]]:
+def _patterns_by_tail() -> dict[str, list[tuple[int, str, str]]]:
     """Pygments' filename patterns (its lexers', then plugins', as
     find_lexer_class_for_filename goes) by the literal text each ends with,
     each with its place in that order."""
     globs = [(lexer, glob) for _, lexer, _, globs, _ in LEXERS.values() for glob in globs]
     globs += [(f"{cls.__module__}.{cls.__qualname__}", glob) for cls in find_plugin_lexers() for glob in cls.filenames]
-    by_tail: dict[str, list[tuple[int, str, str, re.Pattern]]] = {}
+    by_tail: dict[str, list[tuple[int, str, str]]] = {}
     for order, (lexer, glob) in enumerate(globs):
         tail = re.split(r"[*?\]]", glob)[-1]
-        by_tail.setdefault(tail, []).append((order, lexer, glob, re.compile(fnmatch.translate(glob))))
+        by_tail.setdefault(tail, []).append((order, lexer, glob))
     return by_tail
+
+
+@lru_cache(maxsize=None)  # compiled when first needed: a build meets a few dozen of the ~900
+def _glob_pattern(glob: str) -> re.Pattern:
+    return re.compile(fnmatch.translate(glob))
 
 
 def looks_like_shell(code: str) -> bool:
