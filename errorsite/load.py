@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -22,9 +23,39 @@ class RawRecord(NamedTuple):
     problem: Problem | None
 
 
+class RecordFile(NamedTuple):
+    path: Path
+    relative: str    # to the records folder, with "/"
+    is_link: bool    # a symbolic link: what it points to decides whether it may be loaded
+
+
 def find_record_files(records_dir: Path) -> list[Path]:
     """Every `*.json` below the folder, in a stable order."""
-    return sorted(p for p in records_dir.rglob("*.json") if p.is_file() or p.is_symlink())
+    return [file.path for file in record_files(records_dir)]
+
+
+def record_files(records_dir: Path) -> list[RecordFile]:
+    """Every `*.json` below the folder, files and symbolic links (not inside
+    linked folders), ordered by their relative paths' parts (shards.order_key).
+    One scandir per folder: at 100,000 records, pathlib's rglob, sorting and
+    relative_to cost seconds of every rebuild."""
+    found: list[tuple[list[str], str, bool]] = []
+    folders = [""]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(os.path.join(records_dir, folder)) as entries:
+                entries = list(entries)
+        except OSError:
+            continue  # unreadable: as rglob, whose walk skips it
+        for entry in entries:
+            relative = folder + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(relative + "/")
+            elif entry.name.endswith(".json") and (entry.is_symlink() or entry.is_file()):
+                found.append((relative.split("/"), relative, entry.is_symlink()))
+    found.sort()
+    return [RecordFile(records_dir / relative, relative, is_link) for _, relative, is_link in found]
 
 
 def load_records(records_dir: Path) -> list[RawRecord]:

@@ -8,8 +8,9 @@ run on the summaries, and the writer swaps the new site in.
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import multiprocessing
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
 
 from . import urls
@@ -18,7 +19,7 @@ from .browse import browse_pages, last_modified, opensearch, robots, sitemap
 from .feeds import feed_pages
 from .links import code_pages, listing_paths
 from .redirects import history_key, redirect_pages, served_lists
-from .load import file_digest, find_record_files, load_json, load_static, load_url_manifest, printable
+from .load import RecordFile, file_digest, load_json, load_static, load_url_manifest, printable, record_files
 from .assets import cache_headers, static_files, versions
 from .model import Page, Problem, Reuse, Summary
 from .records import PARALLEL_THRESHOLD, Outcome, Worker, outcomes, render_fingerprint
@@ -74,11 +75,9 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     worker = Worker(site, options, records_dir.resolve(), fingerprint,
                     previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {},
                     versions(static_files(static)))
-    files = find_record_files(records_dir)
-    relative = [PurePosixPath(f.relative_to(records_dir).as_posix()) for f in files]
-    if shard:
-        files, relative = zip(*[(f, r) for f, r in zip(files, relative) if in_shard(r, shard)]) or ((), ())
-    names = [printable(r.as_posix()) for r in relative]
+    found = [file for file in record_files(records_dir) if not shard or in_shard(file.relative, shard)]
+    files = [file.path for file in found]
+    names = [printable(file.relative) for file in found]
     collected = Collected()
     collected.total, collected.fingerprint, collected.jobs = len(files), fingerprint, jobs
     collected.previous_global = previous.get("global", {}) if previous.get("fingerprint") == fingerprint else {}
@@ -92,7 +91,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.records_folder = records_dir.as_posix()
     if not shard and unchanged_since(previous, collected):
         return previous_site(previous, collected, report, strict)
-    known = known_outcomes(previous, collected, files, names) if cache else {}
+    known = known_outcomes(previous, collected, found, names) if cache else {}
     entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
                                      in zip(names, outcomes(worker, list(files), jobs, known))))
     if shard:
@@ -137,7 +136,7 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
 
 
-def known_outcomes(previous: dict, collected: Collected, files: list[Path], names: list[str]) -> dict[int, Outcome]:
+def known_outcomes(previous: dict, collected: Collected, files: list[RecordFile], names: list[str]) -> dict[int, Outcome]:
     """The outcomes the previous build left for record files whose bytes did not
     change, by their place in `files`: with the same code and settings, loading,
     validating and rendering them again would give the same problems, summary
@@ -152,7 +151,7 @@ def known_outcomes(previous: dict, collected: Collected, files: list[Path], name
         entry = cached.get(name) if digests.get(name) == sources[name] else None
         try:
             problems, summary, paths, key = entry
-            if summary is None or not all(pages.get(path) == key for path in paths) or file.is_symlink():
+            if summary is None or not all(pages.get(path) == key for path in paths) or file.is_link:
                 continue
             known[index] = Outcome([Problem(*problem) for problem in problems], Summary.from_json(summary),
                                    [Reuse(path) for path in paths], key)
@@ -256,20 +255,35 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
     the summaries, the render fingerprint and the URL history, so when none
     changed the previous build's files are linked instead."""
     summaries = sorted(collected.summaries, key=urls.record_path)
+    collected.summaries_key = global_key(collected.fingerprint, summaries)
+    previous = collected.previous_global
+    reusable = bool(previous.get("key") and previous.get("paths"))
+    if reusable and (previous.get("summaries"), previous.get("history served")) == (collected.summaries_key,
+                                                                                    collected.history):
+        # The same summaries, and the URL history the previous build served: merging them into
+        # it again changes nothing (history_key), so neither does the key. Merging costs seconds.
+        yield from reused_global_pages(collected, previous)
+        return
     lists = listing_paths(summaries, options.page_size)
     history = history_key(collected.previous_urls, summaries, lists)
     collected.global_key = global_key(collected.fingerprint + history, summaries)
-    previous = collected.previous_global
-    if previous.get("key") == collected.global_key and previous.get("paths"):
-        with stage(collected, "global pages reused"):
-            collected.global_paths = list(previous["paths"])
-            yield from (Reuse(path) for path in collected.global_paths)
+    if reusable and previous["key"] == collected.global_key:
+        yield from reused_global_pages(collected, previous)
         return
     for page in made_global_pages(site, collected, summaries, static, options):
         collected.global_paths.append(page.path)
+        if page.path == urls.URLS_PATH:
+            collected.history_served = history_digest(json.loads(page.content))
         yield page
     if served_lists(summaries, collected.html_paths) != lists:  # listing_paths is out of step: reuse nothing
-        collected.global_key = "never: the listings made are not those links.listing_paths foresaw"
+        collected.global_key = collected.summaries_key = "never: the listings made are not those links.listing_paths foresaw"
+
+
+def reused_global_pages(collected: Collected, previous: dict) -> Iterator[Reuse]:
+    with stage(collected, "global pages reused"):
+        collected.global_key, collected.global_paths = previous["key"], list(previous["paths"])
+        collected.history_served = previous.get("history served", "")
+        yield from (Reuse(path) for path in collected.global_paths)
 
 
 def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Summary], static: dict[str, bytes],

@@ -12,7 +12,7 @@ the pipeline decides what to do with it.
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import NamedTuple
 
 from .model import Page, Problem, Reuse, Summary, inert_json
@@ -44,15 +44,16 @@ def parse_shard(text: str) -> Shard:
     return Shard(int(number), int(count))
 
 
-def in_shard(relative: PurePosixPath, shard: Shard) -> bool:
-    """A stable slice: the same file lands in the same shard on every machine."""
-    digest = hashlib.sha256(relative.as_posix().encode()).digest()
+def in_shard(relative: str, shard: Shard) -> bool:
+    """A stable slice: the same file (its path relative to the records folder,
+    with "/") lands in the same shard on every machine."""
+    digest = hashlib.sha256(relative.encode()).digest()
     return int.from_bytes(digest[:8], "big") % shard.count == shard.number - 1
 
 
-def order_key(relative: str) -> PurePosixPath:
-    """The order `load.find_record_files` gives, so duplicates resolve as in one build."""
-    return PurePosixPath(relative)
+def order_key(relative: str) -> list[str]:
+    """The order `load.record_files` gives, so duplicates resolve as in one build."""
+    return relative.split("/")
 
 
 def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str],

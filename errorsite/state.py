@@ -29,6 +29,8 @@ class Collected:
         self.fingerprint = ""
         self.previous_global: dict = {}  # the previous build's global key and paths
         self.global_key = ""
+        self.summaries_key = ""          # the global key's part from the summaries alone
+        self.history_served = ""         # history_digest of the URL history this build serves
         self.global_paths: list[str] = []
         self.records = 0                 # records built
         self.previous_urls: object = None  # the previous build's URL manifest (redirects.py)
@@ -46,7 +48,8 @@ class Collected:
         """What the next build reads back (see write.previous_manifest)."""
         return {"fingerprint": self.fingerprint, "pages": self.keys, "page_files": len(self.keys),
                 "records": self.records, "history": self.history,
-                "global": {"key": self.global_key, "paths": self.global_paths},
+                "global": {"key": self.global_key, "paths": self.global_paths, "summaries": self.summaries_key,
+                           "history served": self.history_served},
                 "sources": self.sources, "outcomes": self.outcomes, "records_folder": self.records_folder,
                 "problems": [list(problem) for problem in self.problems]}
 

@@ -114,7 +114,10 @@ def output_name(path: str) -> str:
     refuses anything that could land outside it. A string, not a Path: the writer
     calls it for every file of a site."""
     name = path + "index.html" if path == "" or path.endswith("/") else path
-    if any(part in ("", ".", "..") or "\\" in part or "\0" in part for part in name.split("/")):
+    # No part is empty, "." or "..", and none holds a backslash or NUL; tested on
+    # the whole name (each part sits between two slashes in `/name/`), not per part.
+    wrapped = f"/{name}/"
+    if "//" in wrapped or "/./" in wrapped or "/../" in wrapped or "\\" in name or "\0" in name:
         raise ValueError(f"unsafe output path {path!r}")
     return name
 

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from errorsite.load import MAX_FILE_BYTES, find_record_files, load_records, load_static, parse_json
+from errorsite.load import MAX_FILE_BYTES, find_record_files, record_files, load_records, load_static, parse_json
 from errorsite.model import Problem
 
 
@@ -66,6 +66,24 @@ def test_find_record_files_is_recursive_sorted_and_json_only(tmp_path):
     (tmp_path / "folder.json").mkdir()
     names = [p.relative_to(tmp_path).as_posix() for p in find_record_files(tmp_path)]
     assert names == ["a.json", "b.json", "sub/c.json", "sub/deeper/d.json"]
+
+
+def test_record_files_are_ordered_by_parts_and_links_are_told(tmp_path):
+    # By parts, as pathlib sorts on Python 3.11 ("a/z" before "a-b"), whatever the version:
+    # the order decides which of two duplicates is built.
+    for name in ("a-b.json", "a/z.json", "a.json", "real/x.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "link.json").symlink_to(tmp_path / "a.json")
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "nowhere.json")
+    (tmp_path / "linked").symlink_to(tmp_path / "real", target_is_directory=True)  # not walked into
+    found = record_files(tmp_path)
+    assert [(f.relative, f.is_link) for f in found] == [
+        ("a/z.json", False), ("a-b.json", False), ("a.json", False), ("dangling.json", True),
+        ("link.json", True), ("real/x.json", False)]
+    assert [f.path for f in found] == [tmp_path / f.relative for f in found]
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.json")
+                  if p.is_file() or p.is_symlink()) == sorted(f.relative for f in found)
 
 
 def test_load_records_shows_paths_as_given(tmp_path):

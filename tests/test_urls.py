@@ -5,9 +5,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from errorsite import urls
-from errorsite.urls import Site, normalize_base_url, output_file, page_path, record_path, url_segment
+from errorsite.urls import Site, normalize_base_url, output_file, output_name, page_path, record_path, url_segment
 
 SUB = Site("https://example.org/errors/")
 ROOT_SITE = Site("http://localhost:8000/")
@@ -128,3 +129,15 @@ def test_output_file_maps_folders_to_index_html(tmp_path):
 def test_output_file_refuses_paths_that_could_escape(path):
     with pytest.raises(ValueError, match="unsafe output path"):
         output_file(Path("/out"), path)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet="ab./\\\0", max_size=12))
+def test_output_name_refuses_exactly_the_paths_with_an_unsafe_part(path):
+    name = path + "index.html" if path == "" or path.endswith("/") else path
+    unsafe = any(part in ("", ".", "..") or "\\" in part or "\0" in part for part in name.split("/"))
+    if unsafe:
+        with pytest.raises(ValueError, match="unsafe output path"):
+            output_name(path)
+    else:
+        assert output_name(path) == name
