@@ -101,6 +101,7 @@ class Staging:
 
     def __init__(self, root: Path, current: Path, from_spare: bool, served_inodes: dict[str, int] | None = None):
         self.root, self.current = str(root), str(current)
+        self.current_prefix = self.current + "/"
         self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
         self.stale, self.folders = existing_tree(self.root) if from_spare else ({}, {""})
         # Whether a spare's file is the served one is told by their inodes, as the
@@ -112,14 +113,15 @@ class Staging:
         self.count = 0
 
     def put(self, page: Page | Reuse) -> None:
+        # Plain string joins: this runs for every file of the site (439,022 at 100k records).
         name = output_name(page.path)
-        folder = os.path.dirname(name)
+        folder = name.rpartition("/")[0]
         if folder not in self.used:
             self.make_folder(folder)
-        target = os.path.join(self.root, name)
-        origin = page.origin if isinstance(page, Reuse) and page.origin else self.current
-        previous = os.path.join(origin, name)
-        unchanged = isinstance(page, Reuse) or (not self.first_build and same_bytes(previous, page.content))
+        target = f"{self.root}/{name}"
+        reused = isinstance(page, Reuse)
+        previous = f"{page.origin if reused and page.origin else self.current}/{name}"
+        unchanged = reused or (not self.first_build and same_bytes(previous, page.content))
         if name in self.folders:  # a folder in the spare, a file now
             self.remove_folder(name)
         if name in self.stale:
@@ -139,7 +141,7 @@ class Staging:
 
     def in_place(self, page: Page | Reuse, previous: str, target: str, spare_inode: int) -> bool:
         """The spare's file is already the previous one (a hard link to it)."""
-        served = self.served_inodes.get(page.path) if previous.startswith(self.current + os.sep) else None
+        served = self.served_inodes.get(page.path) if previous.startswith(self.current_prefix) else None
         return served == spare_inode if served is not None else same_file(previous, target)
 
     def make_folder(self, folder: str) -> None:
@@ -270,7 +272,7 @@ def previous_manifest(out_dir: Path) -> dict:
 def served_inode(out_dir: Path, path: str) -> int | None:
     """The inode of the page's file, if it is a regular file (not a link to one): one system call."""
     try:
-        info = os.lstat(os.path.join(out_dir, output_name(path)))
+        info = os.lstat(f"{out_dir}/{output_name(path)}")
     except (ValueError, OSError):
         return None
     return info.st_ino if stat.S_ISREG(info.st_mode) else None
