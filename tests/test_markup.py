@@ -1,6 +1,8 @@
 """markup.py: markdown made safe, summaries, and highlighted code lines."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from markupsafe import Markup
 from pygments.lexers import BashSessionLexer, PythonLexer, RustLexer, TextLexer
@@ -215,6 +217,18 @@ def test_lexer_for_chooses_as_pygments_does():
         except ClassNotFound:
             expected = TextLexer
         assert type(lexer_for(f"some/dir/{name}")) is expected, name
+
+
+def test_the_lexer_class_is_pygments_choice_for_every_pattern_of_its():
+    """A name made from each of Pygments' filename patterns ("*.py" → "x.py",
+    "[Mm]akefile" → "Makefile"), classes compared without making the lexers."""
+    from pygments.lexers import LEXERS, find_lexer_class_for_filename
+    from errorsite.markup import _chosen_class, _matching_patterns
+    names = {re.sub(r"\[!?([^\]]+)\]", lambda m: m.group(1)[0], glob).replace("*", "x").replace("?", "x")
+             for *_, globs, _ in LEXERS.values() for glob in globs}
+    assert len(names) > 500
+    for name in sorted(names):
+        assert _chosen_class(_matching_patterns(name)) is (find_lexer_class_for_filename(name) or TextLexer), name
 
 
 def test_snippet_lexer_spots_shell_sessions():
