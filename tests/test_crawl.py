@@ -19,6 +19,8 @@ import pytest
 
 from tests.conftest import ROOT, SHARED_RECORDS, build_quietly, need_shared
 
+pytestmark = pytest.mark.slow  # builds the example site and the real records, and crawls every page
+
 BASE_URL = "http://127.0.0.1:8000/errors/"
 BASE_PATH = "/errors/"
 URL_ATTRS = {"href", "src", "action"}

@@ -58,6 +58,7 @@ def test_a_folder_not_made_by_the_build_is_refused(foreign):
     assert files(foreign) == before and beside(foreign) == []
 
 
+@pytest.mark.slow  # real builds in subprocesses: kept out of the fast loop
 def test_force_replaces_a_foreign_folder(foreign):
     done = run("--out", foreign, "--force")
     assert done.returncode == 0, done.stderr
@@ -123,6 +124,7 @@ def test_a_symlinked_output_is_refused(tmp_path):
     assert link.is_symlink() and list(target.iterdir()) == []
 
 
+@pytest.mark.slow  # real builds in subprocesses: kept out of the fast loop
 @pytest.mark.parametrize("kind", ["folder", "file"])
 def test_a_git_checkout_in_the_output_is_carried_over(tmp_path, kind):
     """A gh-pages worktree has a .git file; a clone has a .git folder."""
@@ -139,6 +141,7 @@ def test_a_git_checkout_in_the_output_is_carried_over(tmp_path, kind):
     assert (out / "index.html").is_file()
 
 
+@pytest.mark.slow  # real builds in subprocesses: kept out of the fast loop
 def test_a_folder_holding_only_git_is_replaced_without_force(tmp_path):
     out = tmp_path / "pages"
     (out / ".git").mkdir(parents=True)
@@ -188,6 +191,7 @@ def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(tmp_path):
     assert files(out) == files(reference) and beside(out) == []
 
 
+@pytest.mark.slow  # real builds in subprocesses: kept out of the fast loop
 def test_a_dead_builds_leftovers_are_cleaned_and_a_live_ones_kept(tmp_path):
     out = tmp_path / "site"
     finished = subprocess.Popen(["true"])
