@@ -89,7 +89,7 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     use_hugo = args.hugo and hugo.version() is not None
     options = build_options()
     if use_hugo:
-        hugo.write_site(records, hugo_src)
+        hugo.ensure_site(records, hugo_src, info["sha256"])
     mine, theirs = [], []
     for _ in range(args.repeat):             # A B A B: both see the same machine load
         for folder in (site, site.with_name(f".{site.name}.spare")):  # a full build from nothing
