@@ -3,7 +3,7 @@ tag, error type and severity listings — plus sitemap, robots.txt, 404 and the
 OpenSearch description."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 import jinja2
 
@@ -119,29 +119,29 @@ def groupings(records: list[Record]) -> tuple:
     )
 
 
-def browse_pages(env: jinja2.Environment, records: list[Record]) -> list[Page]:
+def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Page]:
+    """One page at a time: at 100,000 records the listings are over half a
+    gigabyte of HTML, which the writer should never hold at once."""
     site = env.globals["site"]
     kinds = groupings(records)
     items = ListItems(env)
-    pages: list[Page] = []
     for groups, title, directory, directory_title in kinds:
         for path, (label, members) in groups.items():
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
-            pages += listing_pages(env, items, path, title.format(isolate(label)), intro, members)
+            yield from listing_pages(env, items, path, title.format(isolate(label)), intro, members)
         by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
-        pages += directory_pages(env, directory, directory_title,
-                                 f"{len(groups)} {noun}, by number of records.", by_count)
+        yield from directory_pages(env, directory, directory_title,
+                                   f"{len(groups)} {noun}, by number of records.", by_count)
     repos, tags, types, severities = (counted(kind[0]) for kind in kinds)
     recent = sorted(records, key=lambda r: (r.analyzed_at or "", urls.record_path(r)), reverse=True)
-    pages.append(render(
+    yield render(
         env, "home.html", urls.HOME_PATH, canonical=site.absolute(urls.HOME_PATH),
         repos=top(repos, HOME_LIST), types=top(types, HOME_LIST), severities=top(severities, HOME_LIST),
         tags=top(tags, HOME_LIST), repo_count=len(repos), tag_count=len(tags),
-        recent=items([entry(r) for r in recent[:RECENT_COUNT]])))
-    pages.append(render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH)))
-    pages.append(render(env, "404.html", "404.html"))
-    return pages
+        recent=items([entry(r) for r in recent[:RECENT_COUNT]]))
+    yield render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH))
+    yield render(env, "404.html", "404.html")
 
 
 def top(links: list[Link], count: int) -> list[Link]:

@@ -31,7 +31,7 @@ def make(i: int, **changes) -> Record:
 
 def pages_of(records: list[Record]) -> dict[str, str]:
     env = environment(SITE, len(records))
-    pages = browse_pages(env, records)
+    pages = list(browse_pages(env, records))
     paths = [page.path for page in pages]
     assert len(paths) == len(set(paths)), "two pages share a path"
     return {page.path: page.content.decode("utf-8") for page in pages}
