@@ -266,7 +266,7 @@ def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes]
         return
     lists = listing_paths(summaries, options.page_size)
     history = history_key(collected.previous_urls, summaries, lists)
-    collected.global_key = global_key(collected.fingerprint + history, summaries)
+    collected.global_key = global_key(collected.summaries_key + history, [])  # the summaries are in summaries_key
     if reusable and previous["key"] == collected.global_key:
         yield from reused_global_pages(collected, previous)
         return

@@ -65,6 +65,7 @@ def stage(collected: Collected, name: str):
 
 
 def global_key(fingerprint: str, summaries: list[Summary]) -> str:
+    """A key for what depends on `fingerprint` and every summary (in order)."""
     digest = hashlib.sha256(fingerprint.encode())
     for summary in summaries:
         digest.update(repr(summary).encode() + b"\0")
