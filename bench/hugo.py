@@ -120,7 +120,7 @@ def write_site(records_dir: Path, source_dir: Path) -> int:
 
 def ensure_site(records_dir: Path, source_dir: Path, corpus_sha256: str) -> None:
     """write_site, unless `source_dir` already holds the source this module
-    makes from this corpus (13 minutes at 100k records); Hugo's cache is emptied
+    makes from this corpus (up to 13 minutes at 100k records); Hugo's cache is emptied
     either way, so every run's Hugo builds start as cold as the first."""
     stamp = source_dir / ".made-from"
     wanted = hashlib.sha256(corpus_sha256.encode() + b"\0" + Path(__file__).read_bytes()).hexdigest()
