@@ -276,10 +276,11 @@ def serve(settings: Settings, reread: Callable[[], Settings] | None = None,
                         report(str(error))
                         status.publish(False, [], str(error))
                         continue
-                if watched(settings) != paths:  # a new watcher: what changes before it is armed is in the stamp
+                moved = watched(settings) != paths
+                if moved:  # a new watcher: what changes before it is armed is in the stamp
                     stamp = inputs_stamp(watched(settings))
                 rebuild(settings, server.root, url, status, report)
-                if watched(settings) != paths:
+                if moved:
                     break  # watch the folders the new settings name
     except KeyboardInterrupt:
         pass

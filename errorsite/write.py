@@ -101,7 +101,6 @@ class Staging:
 
     def __init__(self, root: Path, current: Path, from_spare: bool, served_inodes: dict[str, int] | None = None):
         self.root, self.current = str(root), str(current)
-        self.current_prefix = self.current + "/"
         self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
         self.stale, self.folders = existing_tree(self.root) if from_spare else ({}, {""})
         # Whether a spare's file is the served one is told by their inodes, as the
@@ -120,13 +119,14 @@ class Staging:
             self.make_folder(folder)
         target = f"{self.root}/{name}"
         reused = isinstance(page, Reuse)
-        previous = f"{page.origin if reused and page.origin else self.current}/{name}"
+        served = not (reused and page.origin)  # else a shard's file
+        previous = f"{self.current if served else page.origin}/{name}"
         unchanged = reused or (not self.first_build and same_bytes(previous, page.content))
         if name in self.folders:  # a folder in the spare, a file now
             self.remove_folder(name)
         if name in self.stale:
             spare_inode = self.stale.pop(name)
-            if unchanged and self.in_place(page, previous, target, spare_inode):
+            if unchanged and self.in_place(page.path if served else None, previous, target, spare_inode):
                 self.count += 1
                 return
             os.unlink(target)
@@ -139,9 +139,10 @@ class Staging:
                 file.write(page.content)
         self.count += 1
 
-    def in_place(self, page: Page | Reuse, previous: str, target: str, spare_inode: int) -> bool:
-        """The spare's file is already the previous one (a hard link to it)."""
-        served = self.served_inodes.get(page.path) if previous.startswith(self.current_prefix) else None
+    def in_place(self, served_path: str | None, previous: str, target: str, spare_inode: int) -> bool:
+        """The spare's file is already the previous one (a hard link to it);
+        `served_path` when that one is the served site's."""
+        served = self.served_inodes.get(served_path) if served_path is not None else None
         return served == spare_inode if served is not None else same_file(previous, target)
 
     def make_folder(self, folder: str) -> None:
