@@ -17,7 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from . import __version__, urls
+from . import __version__, lexing, urls
 from .load import load_file
 from .model import Page, Problem, Record, Reuse, Summary
 from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
@@ -128,6 +128,10 @@ def _in_order(count: int, known: dict[int, Outcome], made: Iterator[Outcome]) ->
 def _start_worker(worker: Worker) -> None:
     global _worker
     _worker = worker
+    # Joining each lexer state's rules (lexing.py) costs a few hundred ms of regex
+    # compiling per process, repaid after a few hundred records: worth it here,
+    # where a process renders thousands, not in a small serial build.
+    lexing.install()
 
 
 def _run_in_worker(path: Path) -> Outcome:

@@ -1,0 +1,139 @@
+"""lexing.py: Pygments' RegexLexer with each state's rules joined gives the same tokens."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygments
+import pytest
+from pygments.lexer import RegexLexer, bygroups, default, include, words
+from pygments.lexers import (BashSessionLexer, CLexer, CppLexer, GoLexer, JavaLexer, JavascriptLexer, PythonLexer,
+                             RustLexer, find_lexer_class_by_name, get_all_lexers)
+from pygments.token import Comment, Keyword, Name, Number, String, Text
+
+from errorsite import lexing
+
+SHARED_RECORDS = Path(__file__).resolve().parents[2] / "shared" / "records"
+CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def tokens(lexer, text: str, engine) -> list | tuple:
+    """The lexer's tokens with `engine` as RegexLexer's, or what it raised."""
+    RegexLexer.get_tokens_unprocessed = engine
+    try:
+        return list(lexer.get_tokens(text))
+    except Exception as error:  # a lexer that fails must fail the same way
+        return ("raised", type(error).__name__)
+    finally:
+        RegexLexer.get_tokens_unprocessed = lexing.STOCK
+
+
+def assert_same_tokens(lexer, text: str) -> None:
+    stock = tokens(lexer, text, lexing.STOCK)
+    joined = tokens(lexer, text, lexing.get_tokens_unprocessed)
+    assert joined == stock, f"{type(lexer).__name__} differs on {text[:60]!r}"
+
+
+class Tricky(RegexLexer):
+    """Every kind of rule the joining must keep apart or rewrite."""
+    tokens = {
+        "root": [
+            (r"\s+", Text),
+            (r"(?i)select\b", Keyword),                                # global flags at the start
+            (r"(['\"])(.*?)(\1)", bygroups(String, String, String)),  # a back-reference
+            (r"(?P<n>\d+)(?P=n)", Number.Hex),                         # a named group and its reference
+            (r"(\d+)(\.)(\d+)", bygroups(Number, Text, Number)),       # groups: a callback's numbers
+            (r"\d+", Number),
+            (r"/\*", Comment, "comment"),
+            (words(("if", "else", "while"), suffix=r"\b"), Keyword),
+            (r"\w+", Name),
+        ],
+        "comment": [
+            (r"[^*]+", Comment),
+            (r"\*/", Comment, "#pop"),
+            include("star"),
+        ],
+        "star": [
+            (r"(?x) \*  # a verbose rule, its comment at the end", Comment),
+            default("#pop"),
+        ],
+    }
+
+
+@pytest.mark.parametrize("text", [
+    "SELECT 'a' \"b\" 1212 12 3.14 if x /* a * b */ while\n",
+    "select\n'unclosed\n/* open ** \n*/ 7.7.7 else\n",
+    "", "\n\n", "%%% ^^^\n",
+])
+def test_tricky_rules_give_the_same_tokens(text):
+    assert_same_tokens(Tricky(), text)
+
+
+def test_rules_that_cannot_join_are_tried_alone_where_they_stand():
+    steps = lexing._plan(Tricky())["root"]
+    alone = [rule for _, rule in steps if type(rule) is not list]
+    patterns = [rule[0].__self__.pattern for rule in alone]
+    # The back-reference and the named group stay alone; the four rules before,
+    # between and after them join into three alternations, in their order.
+    assert patterns == [r"(['\"])(.*?)(\1)", r"(?P<n>\d+)(?P=n)"]
+    assert [type(rule) is list for _, rule in steps] == [True, False, False, True]
+
+
+def test_a_state_of_c_is_one_alternation():
+    steps = lexing._plan(CLexer())["root"]
+    assert len(steps) == 1 and type(steps[0][1]) is list
+
+
+def code_samples() -> list[str]:
+    """The code fields of the shared records, where they are."""
+    samples = []
+    if SHARED_RECORDS.is_dir():
+        for path in sorted(SHARED_RECORDS.rglob("*.json")):
+            try:
+                record = json.loads(path.read_bytes())["record"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            samples += [record[field] for field in CODE_FIELDS if isinstance(record.get(field), str)]
+    return samples
+
+
+@pytest.mark.parametrize("lexer_class", [CLexer, CppLexer, RustLexer, GoLexer, PythonLexer, JavaLexer,
+                                         JavascriptLexer, BashSessionLexer])
+def test_the_languages_of_the_records_give_the_same_tokens(lexer_class):
+    texts = code_samples()
+    texts += [(PROJECT / "errorsite" / "lexing.py").read_text(), (PROJECT / "static" / "search-core.js").read_text()]
+    lexer = lexer_class(stripnl=False, ensurenl=False)
+    for text in texts:
+        assert_same_tokens(lexer, text)
+
+
+SAMPLES = [
+    "<html><body onload='x()'>\n<?php echo $a; ?>\n<!-- c -->\n</body></html>\n",
+    "SELECT * FROM t WHERE a = 'x' -- c\n/* b */ ;\n",
+    '{"a": [1, 2.5e3, null, "\\u00e9"]}\n',
+    "#!/bin/sh\necho \"$HOME\" | grep -E 'a+' > /dev/null 2>&1 # c\n",
+    'fn main() { let r = r#"raw"#; println!("{}", r); }\nR"delim(raw)delim"\n',
+    "(define (f x) #;(comment) #| block |# (+ x 1)) ; c\n",
+]
+
+
+# Pygments 2.21's own MCSchemaLexer never ends on the HTML sample, joined or not.
+LOOPS_IN_PYGMENTS = {"MCSchemaLexer"}
+
+
+@pytest.mark.slow
+def test_every_regex_lexer_of_pygments_gives_the_same_tokens():
+    """All of them (~490): on their own, on Pygments' lexer sources, on bits of many languages."""
+    package = Path(pygments.__file__).parent
+    texts = SAMPLES + [path.read_text(encoding="utf-8")[:2000] for path in sorted((package / "lexers").glob("*.py"))[::150]]
+    checked = 0
+    for _, aliases, _, _ in get_all_lexers(plugins=False):
+        lexer_class = find_lexer_class_by_name(aliases[0]) if aliases else None
+        if lexer_class is None or not issubclass(lexer_class, RegexLexer) or lexer_class.__name__ in LOOPS_IN_PYGMENTS:
+            continue
+        lexer = lexer_class(stripnl=False, ensurenl=False)
+        for text in texts:
+            assert_same_tokens(lexer, text)
+        checked += 1
+    assert checked > 400
