@@ -16,19 +16,22 @@ gets the match of its own pattern, as in Pygments.
 
 The loop below is Pygments 2.21's RegexLexer.get_tokens_unprocessed with the
 rule search replaced; tests/test_lexing.py holds the two to the same tokens for
-every RegexLexer Pygments has. install() puts it in place for this process.
-Lexers that override the method (CLexer adds its own pass) call RegexLexer's,
-so they get it too.
+every RegexLexer Pygments has. install() puts it in place for this process,
+on that Pygments only: another one may have changed the loop. Lexers that
+override the method (CLexer adds its own pass) call RegexLexer's, so they get
+it too.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
+import pygments
 from pygments.lexer import RegexLexer
 from pygments.token import Error, Whitespace, _TokenType
 
 STOCK = RegexLexer.get_tokens_unprocessed
+MIRRORED = "2.21."  # the Pygments whose loop get_tokens_unprocessed below is
 
 # Conservative: a pattern that merely looks as if it refers to a group is tried alone.
 _REFERS_TO_GROUP = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
@@ -36,8 +39,11 @@ _LEADING_FLAGS = re.compile(r"\(\?([imsx]+)\)")
 _FLAG_BITS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X}
 
 
-def install() -> None:
-    RegexLexer.get_tokens_unprocessed = get_tokens_unprocessed
+def install() -> bool:
+    """Whether the joined rules are now in place (only on the Pygments mirrored)."""
+    if pygments.__version__.startswith(MIRRORED):
+        RegexLexer.get_tokens_unprocessed = get_tokens_unprocessed
+    return RegexLexer.get_tokens_unprocessed is get_tokens_unprocessed
 
 
 def uninstall() -> None:

@@ -137,3 +137,13 @@ def test_every_regex_lexer_of_pygments_gives_the_same_tokens():
             assert_same_tokens(lexer, text)
         checked += 1
     assert checked > 400
+
+
+def test_it_is_installed_only_on_the_pygments_it_mirrors(monkeypatch):
+    try:
+        assert lexing.install() == pygments.__version__.startswith(lexing.MIRRORED)
+        lexing.uninstall()
+        monkeypatch.setattr(pygments, "__version__", "3.0.0")
+        assert lexing.install() is False and RegexLexer.get_tokens_unprocessed is lexing.STOCK
+    finally:
+        lexing.uninstall()
