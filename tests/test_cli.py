@@ -51,6 +51,7 @@ def test_bad_records_are_reported_and_skipped(tmp_path):
     assert (out / GOOD_PAGE).is_file()
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_strict_with_a_bad_record_writes_nothing(tmp_path):
     out = tmp_path / "site"
     done = run("--records", BAD, "--out", out, "--strict")
@@ -62,6 +63,7 @@ def test_strict_with_a_bad_record_writes_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_strict_leaves_an_existing_site_untouched(tmp_path):
     out = tmp_path / "site"
     out.mkdir()
@@ -73,23 +75,27 @@ def test_strict_leaves_an_existing_site_untouched(tmp_path):
     assert (out / "index.html").read_text() == "the old site"
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_strict_with_good_records_builds(good_records, tmp_path):
     done = run("--records", good_records, "--out", tmp_path / "site", "--strict")
     assert (done.returncode, done.stdout) == (0, "built 1 record\n")
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_quiet_prints_nothing_on_success(good_records, tmp_path):
     done = run("--records", good_records, "--out", tmp_path / "site", "-q")
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert (tmp_path / "site" / GOOD_PAGE).is_file()
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_quiet_still_prints_problems(tmp_path):
     done = run("--records", BAD, "--out", tmp_path / "site", "--quiet")
     assert done.returncode == 0 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 10
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 @pytest.mark.parametrize("args, message", [
     (["--base-url", "not-a-url"], "--base-url must be an absolute http(s) URL, got 'not-a-url'"),
     (["--base-url", "ftp://example.org/"], "--base-url must be an absolute http(s) URL"),
@@ -105,6 +111,7 @@ def test_usage_errors_exit_2(args, message, tmp_path):
     assert not (tmp_path / "site").exists()
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 @pytest.mark.parametrize("out", ["records", ".", "records/.."])
 def test_out_must_not_replace_the_records(out, good_records, tmp_path):
     """Done on a copy: were the guard to fail, the build would swap the folder away."""
@@ -115,11 +122,13 @@ def test_out_must_not_replace_the_records(out, good_records, tmp_path):
     assert sorted(tmp_path.rglob("*")) == before
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_help(tmp_path):
     done = run("--help")
     assert done.returncode == 0 and "--base-url" in done.stdout and "--strict" in done.stdout
 
 
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_default_records_folder_builds(tmp_path):
     """With no --records, the demo records shipped in records/ are built."""
     out = tmp_path / "site"
