@@ -54,7 +54,7 @@ def _alternative(rule: tuple, flags: int) -> str | None:
     """The rule's pattern as one group of an alternation compiled with
     `flags`, or None when it cannot join one."""
     pattern = getattr(rule[0], "__self__", None)
-    if not isinstance(pattern, re.Pattern) or pattern.groupindex:
+    if not isinstance(pattern, re.Pattern) or not isinstance(pattern.pattern, str) or pattern.groupindex:
         return None
     source = pattern.pattern
     if source == "":  # Pygments' default(): compiled without the lexer's flags, which cannot matter
