@@ -3,7 +3,6 @@ tag, error type and severity listings — plus sitemap, robots.txt, 404 and the
 OpenSearch description."""
 from __future__ import annotations
 
-import multiprocessing
 from typing import Callable, Iterable, Iterator, NamedTuple
 
 import jinja2
@@ -120,25 +119,16 @@ def groupings(records: list[Record]) -> tuple:
     )
 
 
-def browse_pages(env: jinja2.Environment, records: list[Record], jobs: int = 1,
-                 make_env: Callable[[], jinja2.Environment] | None = None) -> Iterator[Page]:
+def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Page]:
     """One page at a time: at 100,000 records the listings are over half a
-    gigabyte of HTML, which the writer should never hold at once. With `jobs`
-    > 1 and `make_env` (an `env` for another process), the listing pages of a
-    large site are rendered by that many processes, in the same order."""
+    gigabyte of HTML, which the writer should never hold at once."""
     site = env.globals["site"]
     kinds = groupings(records)
     items = ListItems(env)
-    listings = [[listing_unit(path, title.format(isolate(label)), members) for path, (label, members) in groups.items()]
-                for groups, title, _, _ in kinds]
-    if jobs > 1 and make_env is not None and len(records) >= PARALLEL_LISTINGS:
-        made = listings_elsewhere(make_env, records, [unit for units in listings for unit in units], jobs)
-    else:
-        made = (listing_pages(env, items, path, heading, intro, members) for units in listings
-                for path, heading, intro, members in units)
-    for (groups, _, directory, directory_title), units in zip(kinds, listings):
-        for _ in units:
-            yield from next(made)
+    for groups, title, directory, directory_title in kinds:
+        for path, (label, members) in groups.items():
+            intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
+            yield from listing_pages(env, items, path, title.format(isolate(label)), intro, members)
         by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
         yield from directory_pages(env, directory, directory_title,
@@ -152,39 +142,6 @@ def browse_pages(env: jinja2.Environment, records: list[Record], jobs: int = 1,
         recent=items([entry(r) for r in recent[:RECENT_COUNT]]))
     yield render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH))
     yield render(env, "404.html", "404.html")
-
-
-def listing_unit(path: str, heading: str, members: list[Record]) -> tuple[str, str, str, list[Record]]:
-    return path, heading, f"{len(members)} error record{'s' if len(members) != 1 else ''}.", members
-
-
-# The listings are the largest step after the records, and the record stage's
-# processes are gone by then: below this many records, starting new ones costs
-# more than it saves.
-PARALLEL_LISTINGS = 2000
-_listing_worker: tuple | None = None
-
-
-def listings_elsewhere(make_env: Callable[[], jinja2.Environment], records: list[Record], units: list[tuple],
-                       jobs: int) -> Iterator[list[Page]]:
-    """Each unit's pages, in order, rendered by `jobs` processes. They get the
-    records once, at their start; a unit names its members by place."""
-    place = {id(record): index for index, record in enumerate(records)}
-    numbered = [(path, heading, intro, [place[id(r)] for r in members]) for path, heading, intro, members in units]
-    with multiprocessing.get_context("spawn").Pool(jobs, _start_listing_worker, (make_env, records)) as pool:
-        yield from pool.imap(_listing_in_worker, numbered, chunksize=8)
-
-
-def _start_listing_worker(make_env: Callable[[], jinja2.Environment], records: list[Record]) -> None:
-    global _listing_worker
-    env = make_env()
-    _listing_worker = (env, ListItems(env), records)
-
-
-def _listing_in_worker(unit: tuple[str, str, str, list[int]]) -> list[Page]:
-    env, items, records = _listing_worker
-    path, heading, intro, members = unit
-    return listing_pages(env, items, path, heading, intro, [records[index] for index in members])
 
 
 def top(links: list[Link], count: int) -> list[Link]:

@@ -8,7 +8,6 @@ run on the summaries, and the writer swaps the new site in.
 from __future__ import annotations
 
 import concurrent.futures
-import functools
 import json
 import multiprocessing
 from pathlib import Path
@@ -290,14 +289,13 @@ def reused_global_pages(collected: Collected, previous: dict) -> Iterator[Reuse]
 def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Summary], static: dict[str, bytes],
                       options: SiteOptions) -> Iterator[Page]:
     static = static_files(static)
-    make_env = functools.partial(environment, site, len(summaries), options, versions(static))
-    env = make_env()
+    env = environment(site, len(summaries), options, versions(static))
     # The search data is the largest global step and needs nothing the others make:
     # with more than one process, it is made in another one while this one renders the listings.
     search = beside(search_pages, summaries) if collected.jobs > 1 and len(summaries) >= PARALLEL_THRESHOLD \
         else Later(search_pages, summaries)
     with stage(collected, "listings"):
-        for page in browse_pages(env, summaries, collected.jobs, make_env):
+        for page in browse_pages(env, summaries):
             collected.html_paths.append(page.path)
             yield page
         for page in code_pages(env, summaries):

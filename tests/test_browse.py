@@ -165,20 +165,3 @@ def test_sitemap_lists_folders_as_absolute_urls():
 def test_robots_txt_points_to_the_sitemap():
     assert robots(SITE).content == (b"User-agent: *\nAllow: /\n"
                                     b"Sitemap: https://example.org/errors/sitemap.xml\n")
-
-
-def test_listings_rendered_by_other_processes_are_the_same_pages_in_the_same_order(monkeypatch):
-    import functools
-    from errorsite import browse
-    records = [make(i, repo=f"owner{i % 3}/repo", tags=[f"t{i % 5}", "x"], severity=["low", "high"][i % 2])
-               for i in range(60)]
-    env = environment(SITE, len(records))
-    here = [(page.path, page.content) for page in browse_pages(env, records)]
-    monkeypatch.setattr(browse, "PARALLEL_LISTINGS", 1)  # the processes are started for 60 records too
-    started = []
-    real = browse.listings_elsewhere
-    monkeypatch.setattr(browse, "listings_elsewhere", lambda *args: started.append(1) or real(*args))
-    elsewhere = [(page.path, page.content) for page in
-                 browse_pages(env, records, 2, functools.partial(environment, SITE, len(records)))]
-    assert started and elsewhere == here
-    assert len({path for path, _ in here if path.startswith(urls.TAGS_PATH)}) >= 6
