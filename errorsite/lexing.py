@@ -88,17 +88,14 @@ def _steps(rules: list[tuple], flags: int) -> list[tuple]:
     steps, run = [], []
 
     def close_run():
-        if len(run) == 1:
-            steps.append((run[0][1][0], run[0][1]))
-        elif run:
-            match = _joined(tuple(alternative for alternative, _ in run), flags)
-            if match is None:
-                steps.extend((rule[0], rule) for _, rule in run)
-            else:
-                owners = [None]
-                for _, rule in run:
-                    owners += [rule] + [None] * rule[0].__self__.groups
-                steps.append((match, owners))
+        match = _joined(tuple(alternative for alternative, _ in run), flags) if len(run) > 1 else None
+        if match is None:  # one rule, or a run the re module would not join
+            steps.extend((rule[0], rule) for _, rule in run)
+        else:
+            owners = [None]
+            for _, rule in run:
+                owners += [rule] + [None] * rule[0].__self__.groups
+            steps.append((match, owners))
         run.clear()
 
     for rule in rules:
@@ -129,8 +126,8 @@ _plans: dict[int, _Plan] = {}
 
 def _plan(lexer: RegexLexer) -> _Plan:
     tokens = lexer._tokens  # the class's; CSharpLexer's instances have their own
-    plan = _plans.get(id(tokens))
-    if plan is None or plan.tokens is not tokens:
+    plan = _plans.get(id(tokens))  # the plan keeps its table alive: no other table gets that id
+    if plan is None:
         plan = _plans[id(tokens)] = _Plan(tokens, re.compile("", type(lexer).flags).flags)
     return plan
 
@@ -147,18 +144,14 @@ def get_tokens_unprocessed(self, text, stack=("root",)):
                 if type(rule) is list:  # joined rules: which one matched
                     group = m.lastindex
                     rexmatch, action, new_state = rule[group]
-                    if action is not None:
-                        if type(action) is _TokenType:
-                            yield pos, action, m.group(group)
-                        else:
-                            yield from action(self, rexmatch(text, pos))
                 else:
+                    group = 0
                     rexmatch, action, new_state = rule
-                    if action is not None:
-                        if type(action) is _TokenType:
-                            yield pos, action, m.group()
-                        else:
-                            yield from action(self, m)
+                if action is not None:
+                    if type(action) is _TokenType:
+                        yield pos, action, m.group(group)
+                    else:  # a callback numbers the groups of its own pattern
+                        yield from action(self, rexmatch(text, pos) if group else m)
                 pos = m.end()
                 if new_state is not None:
                     # state transition
