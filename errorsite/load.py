@@ -133,3 +133,50 @@ def file_digest(path: Path) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()[:24]
     except OSError as error:
         return f"unreadable: {error.strerror or error}"
+
+
+# A file changed this soon before its stat was taken may change again within the
+# granularity of its timestamps (2 s on FAT, a clock tick on ext4) and keep them.
+SETTLED_NS = 2_000_000_000
+
+
+def file_digests(files: list[RecordFile], names: list[str], known: dict[str, list],
+                 now: int) -> tuple[dict[str, str], dict[str, list]]:
+    """Each record file's digest (file_digest) by name, and what the next build
+    needs to trust them: a file whose stat (size, mtime, ctime, inode, device)
+    is the one `known` holds for it is not read again, as git trusts its index.
+    Only files settled by `now` (time.time_ns() before the first stat) are
+    remembered; symbolic links are always read (what they point to may change)."""
+    settled_before = now - SETTLED_NS
+    digests, remembered = {}, {}
+    for file, name in zip(files, names):
+        signature = None if file.is_link else _signature(file.path)
+        entry = known.get(name)
+        if signature is not None and isinstance(entry, list) and entry[:-1] == signature:
+            digests[name] = entry[-1]
+        else:
+            digests[name] = file_digest(file.path)
+        if signature is not None and max(signature[1], signature[2]) < settled_before \
+                and not digests[name].startswith("unreadable"):
+            remembered[name] = [*signature, digests[name]]
+    return digests, remembered
+
+
+def _signature(path: Path) -> list[int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
+
+
+def load_digests(path: Path, records_folder: str) -> dict[str, list]:
+    """The record files' stats and digests an earlier build left (write.save_digests),
+    if it read the same records folder; {} if none or unreadable."""
+    try:
+        saved = load_json(path)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(saved, dict) or saved.get("records") != records_folder or not isinstance(saved.get("stats"), dict):
+        return {}
+    return saved["stats"]

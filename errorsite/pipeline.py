@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import multiprocessing
+import time
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
 
@@ -19,7 +20,7 @@ from .browse import browse_pages, last_modified, opensearch, robots, sitemap
 from .feeds import feed_pages
 from .links import code_pages, listing_paths
 from .redirects import history_key, redirect_pages, served_lists
-from .load import RecordFile, file_digest, load_json, load_static, load_url_manifest, printable, record_files
+from .load import RecordFile, file_digests, load_digests, load_json, load_static, load_url_manifest, printable, record_files
 from .assets import cache_headers, static_files, versions
 from .model import Page, Problem, Reuse, Summary
 from .records import PARALLEL_THRESHOLD, Outcome, Worker, outcomes, render_fingerprint
@@ -30,7 +31,7 @@ from .validate import Seen
 from .render import TEMPLATES, SiteOptions, environment
 from .schema import schema_page
 from .search import search_pages
-from .write import check_output, previous_manifest, write_site
+from .write import check_output, digests_file, previous_manifest, save_digests, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 STATIC = PROJECT / "static"
@@ -87,18 +88,24 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.own_history = previous_urls is None
     collected.served_inodes = previous.get("inodes", {})
     with stage(collected, "read"):
-        collected.sources = {name: file_digest(f) for f, name in zip(files, names)}
+        records_folder = records_dir.resolve().as_posix()
+        known = load_digests(digests_file(out_dir), records_folder) if cache else {}
+        collected.sources, stats = file_digests(found, names, known, time.time_ns())
     collected.records_folder = records_dir.as_posix()
     if not shard and unchanged_since(previous, collected):
-        return previous_site(previous, collected, report, strict)
-    known = known_outcomes(previous, collected, found, names) if cache else {}
-    entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
-                                     in zip(names, outcomes(worker, list(files), jobs, known))))
-    if shard:
-        pages = shard_pages(entries, collected, report, shard, fingerprint)
+        result = previous_site(previous, collected, report, strict)
     else:
-        pages = site_pages(site, entries, static, collected, report, strict, options)
-    return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
+        known = known_outcomes(previous, collected, found, names) if cache else {}
+        entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
+                                         in zip(names, outcomes(worker, list(files), jobs, known))))
+        if shard:
+            pages = shard_pages(entries, collected, report, shard, fingerprint)
+        else:
+            pages = site_pages(site, entries, static, collected, report, strict, options)
+        result = write_build(out_dir, pages, collected, fingerprint, force, protected, report)
+    if result.written and stats != known:  # a build that wrote nothing leaves nothing beside the output either
+        save_digests(out_dir, records_folder, stats)
+    return result
 
 
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False,

@@ -34,6 +34,7 @@ from .urls import output_name
 MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
 KEPT = ".git"               # carried from the old site into the new one, never deleted
 SPARE = "spare"             # .NAME.spare beside the output: the site before, the next build's start
+DIGESTS = "digests"         # .NAME.digests beside the output: the record files' stats and digests
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 _COUNT_LIMIT = 100_000      # stop counting a foreign folder's files here
@@ -279,6 +280,39 @@ def served_inode(out_dir: Path, path: str) -> int | None:
     return info.st_ino if stat.S_ISREG(info.st_mode) else None
 
 
+def digests_file(out_dir: Path) -> Path:
+    return out_dir.absolute().with_name(f".{out_dir.name}.{DIGESTS}")
+
+
+def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> None:
+    """Keep the record files' stats and digests (load.file_digests) beside the
+    output for the next build. Not in the site: they are this machine's, and
+    the site must be the same bytes wherever it is built. Best effort, atomic,
+    and only over a file of ours."""
+    path = digests_file(out_dir)
+    temporary = path.with_name(f"{path.name}-{os.getpid()}")
+    try:
+        if path.is_symlink() or (path.exists() and not _ours(path)):
+            return
+        file = open(temporary, "xb")
+    except OSError:
+        return  # only a slower next build
+    try:
+        with file:
+            file.writelines(inert_json_pieces({"generator": "errorsite", "records": records_folder, "stats": files}))
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+
+
+def _ours(path: Path) -> bool:
+    with open(path, "rb") as file:
+        return file.read(32).startswith(_DIGESTS_HEAD)
+
+
+_DIGESTS_HEAD = b'{"generator":"errorsite",'
+
+
 # --- what may be replaced ------------------------------------------------------------
 
 def check_output(out_dir: Path, force: bool, protected: Iterable[tuple[Path, str]] = ()) -> None:
@@ -387,14 +421,18 @@ def remove_leftovers(out_dir: Path) -> None:
     """Staging folders of builds that died before they could clean up; a
     previous site caught mid-swap is put back first. A live build's are kept."""
     dead = [p for p in sorted(out_dir.parent.glob(f".{out_dir.name}.*-*"))
-            if p.name.rsplit(".", 1)[-1].split("-")[0] in ("building", "old") and not alive(p)]
+            if p.name.rsplit(".", 1)[-1].split("-")[0] in ("building", "old", DIGESTS) and not alive(p)]
     if not out_dir.exists():
         for old in (p for p in dead if ".old-" in p.name):
             os.rename(old, out_dir)
             dead.remove(old)
             break
     for leftover in dead:
-        shutil.rmtree(leftover, ignore_errors=True)
+        if f".{DIGESTS}-" in leftover.name:  # save_digests' unfinished file
+            if leftover.is_file() and not leftover.is_symlink():
+                leftover.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
 
 
 def alive(leftover: Path) -> bool:

@@ -67,9 +67,10 @@ def copy_records(dest: Path) -> Path:
 
 def leftovers(out: Path) -> list[str]:
     """What a build left beside its output, but the lock file builds take turns on
-    and the spare (the previous site, kept for the next build to start from)."""
-    return sorted(p.name for p in out.parent.iterdir()
-                  if p.name.startswith(f".{out.name}.") and p.name not in (f".{out.name}.lock", f".{out.name}.spare"))
+    and what is kept for the next build to start from: the spare (the previous
+    site) and the record files' digests."""
+    kept = (f".{out.name}.lock", f".{out.name}.spare", f".{out.name}.digests")
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.") and p.name not in kept)
 
 
 def dead_pid() -> int:

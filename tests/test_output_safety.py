@@ -33,8 +33,10 @@ def files(root: Path) -> dict[str, bytes]:
 
 def beside(out: Path) -> list[str]:
     """What lies beside the output folder: staging folders, lock files; not
-    the spare, the previous site a rebuild keeps to start the next one from."""
-    return sorted(p.name for p in out.parent.iterdir() if p.name not in (out.name, f".{out.name}.spare"))
+    what a rebuild keeps there to start the next one from: the spare (the
+    previous site) and the record files' digests."""
+    kept = (out.name, f".{out.name}.spare", f".{out.name}.digests")
+    return sorted(p.name for p in out.parent.iterdir() if p.name not in kept)
 
 
 @pytest.fixture

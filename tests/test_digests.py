@@ -1,0 +1,96 @@
+"""A rebuild trusts a record file's stat, as git trusts its index: an
+unchanged file is not read again, and any change to it is still seen."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+from errorsite import load
+from errorsite.load import file_digest, file_digests, load_digests, record_files
+from errorsite.write import digests_file, save_digests
+from tests.conftest import build_quietly
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "records"
+LATER = time.time_ns() + 3600 * 10**9  # "now", an hour from now: every file has settled
+
+
+def digests(folder: Path, known: dict, now: int = LATER) -> tuple[dict[str, str], dict[str, list]]:
+    found = record_files(folder)
+    return file_digests(found, [file.relative for file in found], known, now)
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, "utf-8")
+    return folder / name
+
+
+def test_a_file_whose_stat_is_known_is_not_read_again(tmp_path, monkeypatch):
+    write(tmp_path, "a.json", '{"a": 1}')
+    write(tmp_path, "b.json", '{"b": 2}')
+    first, known = digests(tmp_path, {})
+    assert first == {"a.json": file_digest(tmp_path / "a.json"), "b.json": file_digest(tmp_path / "b.json")}
+    assert set(known) == {"a.json", "b.json"}
+    read = []
+    monkeypatch.setattr(load, "file_digest", lambda path: read.append(path.name) or file_digest(path))
+    again, _ = digests(tmp_path, known)
+    assert again == first and read == []
+
+
+def test_a_change_that_keeps_size_and_mtime_is_still_seen(tmp_path):
+    path = write(tmp_path, "a.json", '{"a": 1}')
+    _, known = digests(tmp_path, {})
+    info = path.stat()
+    time.sleep(0.01)  # past the clock tick that stamped the first write
+    path.write_text('{"a": 2}', "utf-8")
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # the ctime moves all the same
+    again, _ = digests(tmp_path, known)
+    assert again["a.json"] == file_digest(path) != known["a.json"][-1]
+
+
+def test_files_changed_just_before_the_build_and_links_are_not_remembered(tmp_path):
+    write(tmp_path, "old.json", '{"a": 1}')
+    (tmp_path / "link.json").symlink_to(tmp_path / "old.json")
+    sources, remembered = digests(tmp_path, {}, now=time.time_ns())  # old.json changed a moment ago
+    assert set(sources) == {"old.json", "link.json"} and remembered == {}
+    _, remembered = digests(tmp_path, {})
+    assert set(remembered) == {"old.json"}
+
+
+def test_a_known_entry_for_another_records_folder_or_a_foreign_file_is_ignored(tmp_path):
+    out = tmp_path / "site"
+    save_digests(out, "/records/one", {"a.json": [1, 2, 3, 4, 5, "abc"]})
+    assert load_digests(digests_file(out), "/records/one") == {"a.json": [1, 2, 3, 4, 5, "abc"]}
+    assert load_digests(digests_file(out), "/records/two") == {}
+    foreign = tmp_path / ".other.digests"
+    foreign.write_text("my notes")
+    save_digests(tmp_path / "other", "/records/one", {})
+    assert foreign.read_text() == "my notes"  # not ours: never replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.digests", ".site.digests"]
+
+
+def test_a_rebuild_that_trusts_the_stats_equals_a_clean_build(tmp_path, monkeypatch):
+    records = tmp_path / "records"
+    shutil.copytree(EXAMPLES, records)
+    monkeypatch.setattr(load, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
+    build_quietly(records, tmp_path / "site")
+    saved = json.loads(digests_file(tmp_path / "site").read_text())
+    assert saved["records"] == records.resolve().as_posix() and len(saved["stats"]) == len(list(records.glob("*.json")))
+    history = tmp_path / "urls.json"  # the URL history is not a cache: the clean build gets it too
+    shutil.copy(tmp_path / "site" / "-" / "urls.json", history)
+    path = sorted(records.glob("*.json"))[0]
+    info, text = path.stat(), path.read_text("utf-8")
+    start = text.index('"documentation": "') + len('"documentation": "')
+    edited = text[:start] + ("X" if text[start] != "X" else "Y") + text[start + 1:]  # the same size
+    time.sleep(0.01)
+    path.write_text(edited, "utf-8")
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    incremental, _ = build_quietly(records, tmp_path / "site")
+    clean, _ = build_quietly(records, tmp_path / "clean", cache=False, previous_urls=history)
+    assert incremental.written and clean.written and incremental.reused == clean.records - 1
+    site = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()}
+    fresh = {p.relative_to(tmp_path / "clean"): p.read_bytes() for p in (tmp_path / "clean").rglob("*") if p.is_file()}
+    assert site == fresh
