@@ -4,9 +4,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import example, given, settings, strategies as st
 from markupsafe import Markup
 from pygments.lexers import BashSessionLexer, PythonLexer, RustLexer, TextLexer
 
+from errorsite import markup
 from errorsite.markup import (highlight_block, highlight_lines, is_safe_link, lexer_for, markdown,
                               plain_text, snippet_lexer, summary)
 
@@ -14,6 +16,25 @@ REL = 'rel="nofollow ugc noopener"'
 
 
 # --- markdown -------------------------------------------------------------
+
+# Markdown's syntax characters, block markers and the plain ones, so that text
+# on the fast path and text beside it are both generated.
+PROSE = "aZ09 ,.;:'\"()?/%=@$-_*`[]<>&!#+~|\\\t\n"
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=PROSE, max_size=14))
+@example("Say \"hi\" (now)")
+@example("a  b")
+@example("a:b http://example.org/x?y=1")
+def test_plain_prose_skips_the_parser_and_gives_markdown_its_html(text):
+    assert str(markdown(text)) == markup._MD.render(text)
+
+
+def test_the_fast_path_takes_ordinary_list_items():
+    assert markup._PLAIN.match("Pin cpython and read its changelog, then test (again)")
+    assert not markup._PLAIN.match("- a list") and not markup._PLAIN.match("Use `x`")
+
 
 def test_markdown_returns_markup():
     assert markdown("*hi*") == Markup("<p><em>hi</em></p>\n")
