@@ -164,14 +164,16 @@ def known_outcomes(previous: dict, collected: Collected, files: list[RecordFile]
                                    [Reuse(path) for path in paths], key)
         except (TypeError, ValueError):
             continue  # no entry, or not one this version wrote
+        collected.outcomes[name] = entry  # what remembered() would make of it again
     return known
 
 
 def remembered(collected: Collected, entries: Iterator[ShardEntry]) -> Iterator[ShardEntry]:
-    """Each record file's outcome, kept for the next build (known_outcomes)."""
+    """Each record file's outcome, kept for the next build (known_outcomes),
+    but those known_outcomes took from the previous build: they are kept as they were."""
     for entry in entries:
         outcome = entry.outcome
-        if outcome.summary is not None:
+        if outcome.summary is not None and entry.relative not in collected.outcomes:
             collected.outcomes[entry.relative] = [[list(p) for p in outcome.problems], outcome.summary.to_json(),
                                                   [page.path for page in outcome.pages], outcome.key]
         yield entry
