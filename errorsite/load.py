@@ -24,9 +24,14 @@ class RawRecord(NamedTuple):
 
 
 class RecordFile(NamedTuple):
-    path: Path
-    relative: str    # to the records folder, with "/"
+    folder: Path     # the records folder, as given
+    relative: str    # to it, with "/"
     is_link: bool    # a symbolic link: what it points to decides whether it may be loaded
+
+    @property
+    def path(self) -> Path:
+        # Made when asked for: a rebuild that reads a few of 100,000 files needs a few Paths.
+        return self.folder / self.relative
 
 
 def find_record_files(records_dir: Path) -> list[Path]:
@@ -55,7 +60,7 @@ def record_files(records_dir: Path) -> list[RecordFile]:
             elif entry.name.endswith(".json") and (entry.is_symlink() or entry.is_file()):
                 found.append((relative.split("/"), relative, entry.is_symlink()))
     found.sort()
-    return [RecordFile(records_dir / relative, relative, is_link) for _, relative, is_link in found]
+    return [RecordFile(records_dir, relative, is_link) for _, relative, is_link in found]
 
 
 def load_records(records_dir: Path) -> list[RawRecord]:
@@ -150,7 +155,7 @@ def file_digests(files: list[RecordFile], names: list[str], known: dict[str, lis
     settled_before = now - SETTLED_NS
     digests, remembered = {}, {}
     for file, name in zip(files, names):
-        signature = None if file.is_link else _signature(file.path)
+        signature = None if file.is_link else _signature(os.path.join(file.folder, file.relative))
         entry = known.get(name)
         if signature is not None and isinstance(entry, list) and entry[:-1] == signature:
             digests[name] = entry[-1]
@@ -162,7 +167,7 @@ def file_digests(files: list[RecordFile], names: list[str], known: dict[str, lis
     return digests, remembered
 
 
-def _signature(path: Path) -> list[int] | None:
+def _signature(path: str) -> list[int] | None:
     try:
         info = os.stat(path)
     except OSError:

@@ -77,10 +77,9 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
                     previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {},
                     versions(static_files(static)))
     found = [file for file in record_files(records_dir) if not shard or in_shard(file.relative, shard)]
-    files = [file.path for file in found]
     names = [printable(file.relative) for file in found]
     collected = Collected()
-    collected.total, collected.fingerprint, collected.jobs = len(files), fingerprint, jobs
+    collected.total, collected.fingerprint, collected.jobs = len(found), fingerprint, jobs
     collected.previous_global = previous.get("global", {}) if previous.get("fingerprint") == fingerprint else {}
     collected.progress = progress or collected.progress
     collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
@@ -89,21 +88,22 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.served_inodes = previous.get("inodes", {})
     with stage(collected, "read"):
         records_folder = records_dir.resolve().as_posix()
-        known = load_digests(digests_file(out_dir), records_folder) if cache else {}
-        collected.sources, stats = file_digests(found, names, known, time.time_ns())
+        kept = load_digests(digests_file(out_dir), records_folder) if cache else {}
+        collected.sources, stats = file_digests(found, names, kept, time.time_ns())
     collected.records_folder = records_dir.as_posix()
     if not shard and unchanged_since(previous, collected):
         result = previous_site(previous, collected, report, strict)
     else:
         known = known_outcomes(previous, collected, found, names) if cache else {}
+        files = [None if index in known else file.path for index, file in enumerate(found)]
         entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
-                                         in zip(names, outcomes(worker, list(files), jobs, known))))
+                                         in zip(names, outcomes(worker, files, jobs, known))))
         if shard:
             pages = shard_pages(entries, collected, report, shard, fingerprint)
         else:
             pages = site_pages(site, entries, static, collected, report, strict, options)
         result = write_build(out_dir, pages, collected, fingerprint, force, protected, report)
-    if result.written and stats != known:  # a build that wrote nothing leaves nothing beside the output either
+    if result.written and stats != kept:  # a build that wrote nothing leaves nothing beside the output either
         save_digests(out_dir, records_folder, stats)
     return result
 

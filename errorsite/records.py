@@ -109,8 +109,8 @@ PARALLEL_THRESHOLD = 200
 _worker: Worker | None = None
 
 
-def outcomes(worker: Worker, files: list[Path], jobs: int, known: dict[int, Outcome] | None = None) -> Iterator[Outcome]:
-    """Each file's outcome, in order; those in `known` (by index) are not worked out again."""
+def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[int, Outcome] | None = None) -> Iterator[Outcome]:
+    """Each file's outcome, in order; those in `known` (by index) are not worked out again (their file may be None)."""
     known = known or {}
     todo = [file for index, file in enumerate(files) if index not in known]
     if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:
