@@ -95,6 +95,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         result = previous_site(previous, collected, report, strict)
     else:
         known = known_outcomes(previous, collected, found, names) if cache else {}
+        previous.clear()  # used up: what is still needed, the worker and `collected` hold (hundreds of MB at 100k)
         files = [None if index in known else file.path for index, file in enumerate(found)]
         entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
                                          in zip(names, outcomes(worker, files, jobs, known))))
