@@ -73,7 +73,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     fingerprint = render_fingerprint(site, options, STATIC)
     previous = previous_manifest(out_dir) if cache else {}
     static = load_static(STATIC)
-    worker = Worker(site, options, records_dir.resolve(), fingerprint,
+    root = records_dir.resolve()
+    worker = Worker(site, options, root, fingerprint,
                     previous.get("pages", {}) if previous.get("fingerprint") == fingerprint else {},
                     versions(static_files(static)))
     found = [file for file in record_files(records_dir) if not shard or in_shard(file.relative, shard)]
@@ -87,8 +88,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.own_history = previous_urls is None
     collected.served_inodes = previous.get("inodes", {})
     with stage(collected, "read"):
-        records_folder = records_dir.resolve().as_posix()
-        kept = load_digests(digests_file(out_dir), records_folder) if cache else {}
+        kept = load_digests(digests_file(out_dir), root.as_posix()) if cache else {}
         collected.sources, stats = file_digests(found, names, kept, time.time_ns())
     collected.records_folder = records_dir.as_posix()
     if not shard and unchanged_since(previous, collected):
@@ -105,7 +105,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
             pages = site_pages(site, entries, static, collected, report, strict, options)
         result = write_build(out_dir, pages, collected, fingerprint, force, protected, report)
     if result.written and stats != kept:  # a build that wrote nothing leaves nothing beside the output either
-        save_digests(out_dir, records_folder, stats)
+        save_digests(out_dir, root.as_posix(), stats)
     return result
 
 

@@ -292,7 +292,7 @@ def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> 
     path = digests_file(out_dir)
     temporary = path.with_name(f"{path.name}-{os.getpid()}")
     try:
-        if path.is_symlink() or (path.exists() and not _ours(path)):
+        if path.is_symlink() or (path.exists() and not _is_digests_file(path)):
             return
         file = open(temporary, "xb")
     except OSError:
@@ -305,7 +305,7 @@ def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> 
         temporary.unlink(missing_ok=True)
 
 
-def _ours(path: Path) -> bool:
+def _is_digests_file(path: Path) -> bool:
     with open(path, "rb") as file:
         return file.read(32).startswith(_DIGESTS_HEAD)
 
