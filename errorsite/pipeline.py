@@ -31,7 +31,7 @@ from .validate import Seen
 from .render import TEMPLATES, SiteOptions, environment
 from .schema import schema_page
 from .search import search_pages
-from .write import check_output, digests_file, previous_manifest, save_digests, write_site
+from .write import check_output, digests_file, previous_manifest, save_digests, sweep_leftovers, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 STATIC = PROJECT / "static"
@@ -93,6 +93,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.records_folder = records_dir.as_posix()
     if not shard and unchanged_since(previous, collected):
         result = previous_site(previous, collected, report, strict)
+        sweep_leftovers(out_dir, report)
     else:
         known = known_outcomes(previous, collected, found, names) if cache else {}
         previous.clear()  # used up: what is still needed, the worker and `collected` hold (hundreds of MB at 100k)

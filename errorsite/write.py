@@ -435,6 +435,17 @@ def remove_leftovers(out_dir: Path) -> None:
             shutil.rmtree(leftover, ignore_errors=True)
 
 
+def sweep_leftovers(out_dir: Path, report: Callable[[str], None] = print) -> None:
+    """remove_leftovers, under the lock, for a build that writes no site (a no-op
+    rebuild): what killed builds left beside the output still goes."""
+    out_dir = out_dir.absolute()
+    try:
+        with build_lock(out_dir, report):
+            remove_leftovers(out_dir)
+    except OSError:
+        pass  # a read-only parent: nothing to sweep that we could
+
+
 def alive(leftover: Path) -> bool:
     """Whether the build that made `.NAME.building-PID` is still running."""
     try:
