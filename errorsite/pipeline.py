@@ -31,7 +31,8 @@ from .validate import Seen
 from .render import TEMPLATES, SiteOptions, environment
 from .schema import schema_page
 from .search import search_pages
-from .write import check_output, digests_file, previous_manifest, save_digests, sweep_leftovers, write_site
+from .write import (check_output, digests_file, previous_manifest, previous_outcomes, save_digests, sweep_leftovers,
+                    write_site)
 
 PROJECT = Path(__file__).resolve().parent.parent
 STATIC = PROJECT / "static"
@@ -95,7 +96,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         result = previous_site(previous, collected, report, strict)
         sweep_leftovers(out_dir, report)
     else:
-        known = known_outcomes(previous, collected, found, names) if cache else {}
+        known = known_outcomes(previous, lambda: previous_outcomes(out_dir), collected, found, names) if cache else {}
         previous.clear()  # used up: what is still needed, the worker and `collected` hold (hundreds of MB at 100k)
         files = [None if index in known else file.path for index, file in enumerate(found)]
         entries = remembered(collected, (ShardEntry(name, outcome) for name, outcome
@@ -145,16 +146,18 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     return write_build(out_dir, pages, collected, fingerprint, force, protected, report)
 
 
-def known_outcomes(previous: dict, collected: Collected, files: list[RecordFile], names: list[str]) -> dict[int, Outcome]:
-    """The outcomes the previous build left for record files whose bytes did not
-    change, by their place in `files`: with the same code and settings, loading,
-    validating and rendering them again would give the same problems, summary
-    and pages, so they are not read at all. A symbolic link is always read: what
-    it points to decides whether it may be loaded."""
+def known_outcomes(previous: dict, read_outcomes: Callable[[], dict], collected: Collected,
+                   files: list[RecordFile], names: list[str]) -> dict[int, Outcome]:
+    """The outcomes the previous build left (`read_outcomes()`, called only if
+    they can be used) for record files whose bytes did not change, by their
+    place in `files`: with the same code and settings, loading, validating and
+    rendering them again would give the same problems, summary and pages, so
+    they are not read at all. A symbolic link is always read: what it points to
+    decides whether it may be loaded."""
     if (previous.get("fingerprint"), previous.get("records_folder")) != (collected.fingerprint, collected.records_folder):
         return {}
     sources = collected.sources
-    digests, cached, pages = previous.get("sources", {}), previous.get("outcomes", {}), previous.get("pages", {})
+    digests, pages, cached = previous.get("sources", {}), previous.get("pages", {}), read_outcomes()
     known = {}
     for index, (file, name) in enumerate(zip(files, names)):
         entry = cached.get(name) if digests.get(name) == sources[name] else None

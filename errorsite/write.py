@@ -32,6 +32,7 @@ from .model import Page, Reuse, inert_json_pieces
 from .urls import output_name
 
 MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
+OUTCOMES = ".errorsite-outcomes.json"  # beside it: each record file's outcome, read only by a rebuild that renders
 KEPT = ".git"               # carried from the old site into the new one, never deleted
 SPARE = "spare"             # .NAME.spare beside the output: the site before, the next build's start
 DIGESTS = "digests"         # .NAME.digests beside the output: the record files' stats and digests
@@ -79,17 +80,32 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
         for page in pages:
             tree.put(page)
         tree.remove_stale()
-        marker = {**manifest(), "generator": "errorsite", "version": __version__, "files": tree.count + 1}
-        (staging / MARKER).unlink(missing_ok=True)  # the spare's: staging is ours until it is replaced
-        with open(staging / MARKER, "xb") as file:
-            file.writelines(inert_json_pieces(marker))
-            file.write(b"\n")
+        state = manifest()
+        # Apart from the marker, so that a rebuild with nothing to render (and
+        # made_by_us) never parses them: at 100k records, 85 of the 120 MB.
+        outcomes = state.pop("outcomes", None)
+        files = tree.count + 1 + (outcomes is not None)
+        if outcomes is not None:
+            write_own_file(staging / OUTCOMES, outcomes)
+        else:
+            (staging / OUTCOMES).unlink(missing_ok=True)  # the spare's
+        write_own_file(staging / MARKER, {**state, "generator": "errorsite", "version": __version__, "files": files})
         carry_kept(out_dir, staging)
         swap_into_place(staging, out_dir)
     finally:
         keep_as_spare(staging, spare)  # the old site after the swap, or this build's unfinished folder
         shutil.rmtree(staging, ignore_errors=True)  # what is not kept
-    return tree.count + 1
+    return files
+
+
+def write_own_file(path: Path, value: dict) -> None:
+    """The marker or the outcomes, as sorted inert JSON. The spare's copy is
+    unlinked first: the staging folder is ours until it is replaced, and its
+    files may be links to the served site's."""
+    path.unlink(missing_ok=True)
+    with open(path, "xb") as file:
+        file.writelines(inert_json_pieces(value))
+        file.write(b"\n")
 
 
 class Staging:
@@ -175,7 +191,7 @@ class Staging:
 
 def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
     """The files (with their inodes) and folders under `root`, relative to it
-    ("" for itself), but the marker and the kept `.git`, which the build replaces whole."""
+    ("" for itself), but the marker, the outcomes and the kept `.git`, which the build replaces whole."""
     files, folders = {}, {""}
     pending = [("", root)]
     while pending:
@@ -183,7 +199,7 @@ def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = f"{relative}/{entry.name}" if relative else entry.name
-                if not relative and entry.name in (MARKER, KEPT):
+                if not relative and entry.name in (MARKER, OUTCOMES, KEPT):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     folders.add(name)
@@ -269,6 +285,17 @@ def previous_manifest(out_dir: Path) -> dict:
     else:
         manifest["inodes"].update(zip(paths, inodes))
     return manifest
+
+
+def previous_outcomes(out_dir: Path) -> dict:
+    """Each record file's outcome as the build that wrote `out_dir` left it ({} if none)."""
+    if not made_by_us(out_dir):
+        return {}
+    try:
+        outcomes = json.loads((out_dir / OUTCOMES).read_text())
+    except (OSError, ValueError):
+        return {}
+    return outcomes if isinstance(outcomes, dict) else {}
 
 
 def served_inode(out_dir: Path, path: str) -> int | None:

@@ -11,7 +11,7 @@ import pytest
 
 from errorsite import pipeline
 from errorsite import records as records_module
-from errorsite import render
+from errorsite import render, write
 from tests.conftest import build_quietly
 
 pytestmark = pytest.mark.slow  # real multi-process builds of a 204-record corpus
@@ -213,3 +213,27 @@ def test_records_read_from_another_folder_are_read_again(tmp_path):
     moved = records.rename(tmp_path / "moved")
     again, lines = build_quietly(moved, tmp_path / "site")
     assert again.records == 4 and lines == [f"{moved.as_posix()}/odd.json: tags[0]: dropped: \"🔥\" has no letters or digits"]
+
+
+def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monkeypatch):
+    """The outcomes live apart from the marker: a no-op never opens them, and a
+    damaged copy costs a rebuild its speed, never its output."""
+    records = write_records(tmp_path / "records", 6)
+    site = built(records, tmp_path / "site")
+    assert set(json.loads((site / write.OUTCOMES).read_text())) == {f"r{i:04d}.json" for i in range(6)}
+    assert "outcomes" not in json.loads((site / write.MARKER).read_text())
+    opened = []
+    real_outcomes = write.previous_outcomes
+    monkeypatch.setattr(pipeline, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
+    assert build_quietly(records, site)[0].reused == 6 and opened == []  # a no-op
+    history = tmp_path / "urls.json"
+    shutil.copy(site / "-" / "urls.json", history)
+    (records / "r0002.json").write_text(json.dumps(record_data(2, solutions=["Edited."])))
+    (site / write.OUTCOMES).write_text("[not an object")
+    loaded = []
+    real_load = records_module.load_file
+    monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))
+    build_quietly(records, site)
+    assert opened == [site] and len(loaded) == 6  # every record read again
+    clean = built(records, tmp_path / "clean", cache=False, previous_urls=history)
+    assert tree(site) == tree(clean)
