@@ -155,7 +155,7 @@ def file_digests(files: list[RecordFile], names: list[str], known: dict[str, lis
     settled_before = now - SETTLED_NS
     digests, remembered = {}, {}
     for file, name in zip(files, names):
-        signature = None if file.is_link else _signature(os.path.join(file.folder, file.relative))
+        signature = None if file.is_link else _signature(f"{file.folder}/{file.relative}")  # not os.path.join: 0.7 s at 100k
         entry = known.get(name)
         if signature is not None and isinstance(entry, list) and entry[:-1] == signature:
             digests[name] = entry[-1]
