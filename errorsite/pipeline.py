@@ -87,7 +87,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.previous_urls = load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH))
     collected.history = history_digest(collected.previous_urls)
     collected.own_history = previous_urls is None
-    collected.served_inodes = previous.get("inodes", {})
+    collected.served_inodes, collected.served = previous.get("inodes", {}), previous.get("served")
     with stage(collected, "read"):
         kept = load_digests(digests_file(out_dir), root.as_posix()) if cache else {}
         collected.sources, stats = file_digests(found, names, kept, time.time_ns())
@@ -203,7 +203,8 @@ def write_build(out_dir: Path, pages: Iterator[Page | Reuse], collected: Collect
                 force: bool, protected: list[tuple[Path, str]], report: Callable[[str], None]) -> BuildResult:
     try:
         files = write_site(out_dir, pages, force=force, protected=protected, report=report,
-                           manifest=collected.manifest, served_inodes=collected.served_inodes)
+                           manifest=collected.manifest, served_inodes=collected.served_inodes,
+                           served=collected.served)
     except StrictFailure:
         return BuildResult(collected.records, collected.problems, 0, False, collected.timings)
     return BuildResult(collected.records, collected.problems, files, True, collected.timings, collected.reused)

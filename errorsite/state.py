@@ -43,6 +43,7 @@ class Collected:
         self.records_folder = ""         # as given: problems name files by it
         self.jobs = 1                    # processes the build may use
         self.served_inodes: dict[str, int] = {}  # page path → the served file's inode (write.previous_manifest)
+        self.served = None                       # every file of the served site (write.ServedFiles), or None
 
     def manifest(self) -> dict:
         """What the next build reads back (see write.previous_manifest)."""

@@ -4,12 +4,14 @@ already in place and only what changed is written. Whatever the spare holds,
 the new site is exactly its pages, and the site being served is never touched."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
 from errorsite.model import Page, Reuse
+from errorsite import write
 from errorsite.write import MARKER, WriteFailed, write_site
 
 
@@ -102,3 +104,95 @@ def test_the_marker_written_in_pieces_is_inert_json_byte_for_byte():
     assert b"".join(inert_json_pieces([1, "<"])) == inert_json([1, "<"])
     many = {"pages": {f"r{i}/<{i % 7}>/": f"k{i}" for i in range(1234)}, "n": 1}  # more than one piece of keys
     assert b"".join(inert_json_pieces(many)) == inert_json(many)
+
+
+# ---- The spare's listing: a rebuild starts from it without walking the spare ----
+
+def write_listed(out: Path, site: dict[str, bytes], page_list=None) -> None:
+    """As a build does: the marker lists the pages, and the next write is given
+    what previous_manifest found of the served site."""
+    previous = write.previous_manifest(out)
+    write_site(out, page_list if page_list is not None else pages(site), report=lambda line: None,
+               manifest=lambda: {"pages": {path: "key" for path in site}},
+               served_inodes=previous.get("inodes", {}), served=previous.get("served"))
+
+
+def without_listing(site: dict[str, bytes]) -> dict[str, bytes]:
+    return {name: content for name, content in site.items() if name != write.LISTING}
+
+
+def counting_walks(monkeypatch) -> list[str]:
+    walks, real = [], write.existing_tree
+    monkeypatch.setattr(write, "existing_tree", lambda root: walks.append(root) or real(root))
+    return walks
+
+
+def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_path, monkeypatch):
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    walks = counting_walks(monkeypatch)
+    sites = (FIRST, SECOND, THIRD, FIRST, THIRD, SECOND)
+    for number, site in enumerate(sites, 1):
+        before, before_bytes = (inodes(out), tree(out)) if out.exists() else ({}, {})
+        write_listed(out, site)
+        assert tree(out) == expected(site), number
+        after = inodes(out)
+        assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
+        if number > 1:
+            assert without_listing(tree(spare)) == expected(sites[number - 2])
+            listing = json.loads((spare / write.LISTING).read_text())["files"]
+            assert listing == {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, write.LISTING)}
+    assert walks == []  # the first two builds had no spare, the others a listed one
+    assert write.LISTING not in tree(out)
+
+
+def test_a_build_that_fails_from_a_listed_spare_leaves_it_unlisted(tmp_path, monkeypatch):
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    for site in (FIRST, SECOND, THIRD):
+        write_listed(out, site)
+    served, served_inodes = tree(out), inodes(out)
+
+    def failing():
+        yield from pages(FIRST)[:4]
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(WriteFailed):
+        write_listed(out, FIRST, failing())
+    assert tree(out) == served and inodes(out) == served_inodes
+    assert spare.is_dir() and not (spare / write.LISTING).exists()  # half changed: walked next time
+    walks = counting_walks(monkeypatch)
+    write_listed(out, FIRST)
+    assert tree(out) == expected(FIRST) and len(walks) == 1
+
+
+def test_a_file_added_to_the_spare_by_hand_makes_its_listing_untrusted(tmp_path, monkeypatch):
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    for site in (FIRST, SECOND):
+        write_listed(out, site)
+    (spare / "CNAME").write_text("errors.example.org")
+    walks = counting_walks(monkeypatch)
+    write_listed(out, THIRD)
+    assert tree(out) == expected(THIRD) and len(walks) == 1
+
+
+def test_a_site_replaced_by_another_build_in_between_is_not_listed(tmp_path):
+    """What previous_manifest found describes the served folder it looked at;
+    if another build swapped in a new site before this one took the lock, the
+    site this build replaces is another, and no listing is left for it."""
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    for site in (FIRST, SECOND):
+        write_listed(out, site)
+    previous = write.previous_manifest(out)
+    write_listed(out, THIRD)  # the other build
+    write_site(out, pages(FIRST), report=lambda line: None, manifest=lambda: {"pages": {p: "key" for p in FIRST}},
+               served_inodes=previous["inodes"], served=previous["served"])
+    assert tree(out) == expected(FIRST) and without_listing(tree(spare)) == expected(THIRD)
+    assert not (spare / write.LISTING).exists()
+
+
+def test_a_served_file_missing_leaves_the_spare_unlisted(tmp_path):
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    for site in (FIRST, SECOND):
+        write_listed(out, site)
+    (out / "c" / "index.html").unlink()
+    write_listed(out, THIRD)
+    assert tree(out) == expected(THIRD) and not (spare / write.LISTING).exists()
