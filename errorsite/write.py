@@ -250,8 +250,8 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
     try:
         if os.lstat(spare).st_ino != served.folder or not made_by_us(spare):
             return
-        with open(spare / LISTING, "xb") as file:
-            file.writelines(inert_json_pieces({"files": served.files}))
+        with open(spare / LISTING, "x", encoding="utf-8") as file:
+            json.dump({"files": served.files}, file, separators=(",", ":"))  # never served: plain JSON, the fastest
     except OSError:
         (spare / LISTING).unlink(missing_ok=True)
 
