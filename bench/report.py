@@ -41,7 +41,8 @@ def table(r: dict) -> str:
     lines.append(row("floor (1 process)", *run_cells(f), tail=f"{1000 * f['cpu'] / n:.1f} CPU-ms/record"))
     lines.append(row("ours / floor", ratio(ours["wall"], f["wall"]), ratio(ours["cpu"], f["cpu"])))
     files = r["site_files"]
-    for label, key in (("first cached build", "cold"), ("no-op rebuild", "noop"), ("one record changed", "one")):
+    for label, key in (("first cached build", "cold"), ("no-op rebuild", "noop"), ("one record changed", "one"),
+                       ("and changed back", "one_back")):
         if r.get(key):
             run = r[key]
             lines.append(row(label, *run_cells(run), tail=f"{run['rewritten']:,} of {files:,} files rewritten, "
