@@ -174,9 +174,12 @@ class Staging:
         return served == spare_inode if served is not None else same_file(previous, target)
 
     def make_folder(self, folder: str) -> None:
-        parts = folder.split("/")
-        for depth in range(1, len(parts) + 1):
-            prefix = "/".join(parts[:depth])
+        """The folder and its parents, those not yet used from the top down."""
+        new = []
+        while folder not in self.used:
+            new.append(folder)
+            folder = folder.rpartition("/")[0]
+        for prefix in reversed(new):
             if prefix in self.stale:  # a file in the spare, a folder now
                 os.unlink(os.path.join(self.root, prefix))
                 del self.stale[prefix]
@@ -251,7 +254,8 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
         if os.lstat(spare).st_ino != served.folder or not made_by_us(spare):
             return
         with open(spare / LISTING, "x", encoding="utf-8") as file:
-            json.dump({"files": served.files}, file, separators=(",", ":"))  # never served: plain JSON, the fastest
+            # Never served, so plain JSON; dumps, not dump, which writes it in 400,000 pieces.
+            file.write(json.dumps({"files": served.files}, separators=(",", ":")))
     except OSError:
         (spare / LISTING).unlink(missing_ok=True)
 
@@ -271,9 +275,12 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
             return None
         folders = {""}
         for name in files:
-            parts = name.split("/")
-            folders.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
-        top = {name.partition("/")[0] for name in files} | {MARKER, OUTCOMES, KEPT}
+            folder = name.rpartition("/")[0]
+            while folder not in folders:  # and its parents, up to the first one already known
+                folders.add(folder)
+                folder = folder.rpartition("/")[0]
+        top = {name for name in files if "/" not in name} | {f for f in folders if f and "/" not in f} \
+            | {MARKER, OUTCOMES, KEPT}
         if any(name not in top for name in os.listdir(staging)):
             return None
     except FileNotFoundError:
