@@ -18,6 +18,7 @@ import ctypes
 import ctypes.util
 import errno
 import fcntl
+import itertools
 import json
 import os
 import re
@@ -238,11 +239,12 @@ def take_spare(spare: Path, staging: Path) -> bool:
 
 
 class ServedFiles(NamedTuple):
-    """Every file of the served site, by name below it, with its inode, as
-    previous_manifest found them; `folder` is the served folder's own inode,
-    which tells whether another build replaced the site since."""
+    """Every file of the served site, as previous_manifest found them: the
+    inode of each page's file by its path (the manifest's `inodes` itself, not
+    a copy: 436,000 entries at 100k), and the served folder's own inode, which
+    tells whether another build replaced the site since."""
     folder: int
-    files: dict[str, int]
+    inodes: dict[str, int]
 
 
 def describe_spare(spare: Path, served: ServedFiles) -> None:
@@ -254,10 +256,18 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
         if os.lstat(spare).st_ino != served.folder or not made_by_us(spare):
             return
         with open(spare / LISTING, "x", encoding="utf-8") as file:
-            # Never served, so plain JSON; dumps, not dump, which writes it in 400,000 pieces.
-            file.write(json.dumps({"files": served.files}, separators=(",", ":")))
+            # Never served, so plain JSON; in slices, so never one 25 MB string
+            # (nor json.dump's 400,000 pieces).
+            file.write('{"pages":{')
+            items = iter(served.inodes.items())
+            for index, piece in enumerate(iter(lambda: dict(itertools.islice(items, _LISTED_AT_A_TIME)), {})):
+                file.write(("," if index else "") + json.dumps(piece, separators=(",", ":"))[1:-1])
+            file.write("}}")
     except OSError:
         (spare / LISTING).unlink(missing_ok=True)
+
+
+_LISTED_AT_A_TIME = 10_000
 
 
 def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
@@ -270,8 +280,9 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
     try:
         with open(path, "rb") as file:
             os.unlink(path)
-            files = json.load(file)["files"]
-        if not isinstance(files, dict) or not all(isinstance(inode, int) for inode in files.values()):
+            pages = json.load(file)["pages"]
+        files = {output_name(page): inode for page, inode in pages.items()}
+        if len(files) != len(pages) or not all(isinstance(inode, int) for inode in files.values()):
             return None
         folders = {""}
         for name in files:
@@ -333,8 +344,7 @@ def same_bytes(path: str, content: bytes) -> bool:
 def previous_manifest(out_dir: Path) -> dict:
     """The manifest an earlier build left in `out_dir` ({} if none), with only
     the pages whose files are still there, (`inodes`) those files' inodes, and
-    (`served`) the ServedFiles, or None if something else stands where a file
-    of the site should be."""
+    (`served`) the ServedFiles, or None unless every file of the site was found."""
     try:
         manifest = json.loads((out_dir / MARKER).read_text())
         folder = os.lstat(out_dir).st_ino  # before the files: see describe_spare
@@ -345,22 +355,22 @@ def previous_manifest(out_dir: Path) -> dict:
     pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
     shared = manifest.get("global")
     paths = shared.get("paths") if isinstance(shared, dict) else None
-    # The inodes and the listing are for this build only: never written back.
-    manifest["pages"], manifest["inodes"], files = {}, {}, {}
+    # The inodes are for this build only: never written back.
+    manifest["pages"], manifest["inodes"] = {}, {}
     for path, key in pages.items():
-        name, inode = served_inode(out_dir, path)
+        inode = served_inode(out_dir, path)
         if inode is not None:
-            manifest["pages"][path], manifest["inodes"][path], files[name] = key, inode, inode
-    found = [served_inode(out_dir, p) for p in paths] if isinstance(paths, list) else [(None, None)]
-    if any(inode is None for _, inode in found):
+            manifest["pages"][path], manifest["inodes"][path] = key, inode
+    found = [served_inode(out_dir, p) for p in paths] if isinstance(paths, list) else [None]
+    if None in found:
         manifest["global"] = {}
-    for path, (name, inode) in zip(paths if isinstance(paths, list) else (), found):
-        if inode is not None:
-            manifest["inodes"][path] = files[name] = inode
-    # The listing is whole when it counts as many files as the build that wrote
-    # the site did: none of them missing, none listed twice.
+    manifest["inodes"].update((path, inode) for path, inode in zip(paths if isinstance(paths, list) else (), found)
+                              if inode is not None)
+    # The served files are all listed when they count as many as the build that
+    # wrote the site made: none of them missing, none listed twice.
     own = 1 + os.path.lexists(out_dir / OUTCOMES)
-    manifest["served"] = ServedFiles(folder, files) if len(files) + own == manifest.get("files") else None
+    complete = len(manifest["inodes"]) + own == manifest.get("files")
+    manifest["served"] = ServedFiles(folder, manifest["inodes"]) if complete else None
     return manifest
 
 
@@ -375,18 +385,13 @@ def previous_outcomes(out_dir: Path) -> dict:
     return outcomes if isinstance(outcomes, dict) else {}
 
 
-def served_inode(out_dir: Path, path: object) -> tuple[str | None, int | None]:
-    """The file name of a page's path, and the inode of that file if it is a
-    regular file (not a link to one): one system call."""
+def served_inode(out_dir: Path, path: object) -> int | None:
+    """The inode of the page's file, if it is a regular file (not a link to one): one system call."""
     try:
-        name = output_name(path)
-    except (ValueError, TypeError, AttributeError):
-        return None, None
-    try:
-        info = os.lstat(f"{out_dir}/{name}")
-    except (ValueError, OSError):
-        return name, None
-    return name, info.st_ino if stat.S_ISREG(info.st_mode) else None
+        info = os.lstat(f"{out_dir}/{output_name(path)}")
+    except (ValueError, TypeError, AttributeError, OSError):
+        return None
+    return info.st_ino if stat.S_ISREG(info.st_mode) else None
 
 
 def digests_file(out_dir: Path) -> Path:

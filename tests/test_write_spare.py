@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from errorsite.model import Page, Reuse
+from errorsite.urls import output_name
 from errorsite import write
 from errorsite.write import MARKER, WriteFailed, write_site
 
@@ -139,8 +140,9 @@ def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_p
         assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
         if number > 1:
             assert without_listing(tree(spare)) == expected(sites[number - 2])
-            listing = json.loads((spare / write.LISTING).read_text())["files"]
-            assert listing == {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, write.LISTING)}
+            listing = json.loads((spare / write.LISTING).read_text())["pages"]
+            assert {output_name(page): inode for page, inode in listing.items()} == \
+                {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, write.LISTING)}
     assert walks == []  # the first two builds had no spare, the others a listed one
     assert write.LISTING not in tree(out)
 
