@@ -375,9 +375,8 @@ def previous_manifest(out_dir: Path) -> dict:
 
 
 def previous_outcomes(out_dir: Path) -> dict:
-    """Each record file's outcome as the build that wrote `out_dir` left it ({} if none)."""
-    if not made_by_us(out_dir):
-        return {}
+    """Each record file's outcome as the build that wrote `out_dir` left it ({} if none).
+    Read only after previous_manifest found the folder's marker ours."""
     try:
         outcomes = json.loads((out_dir / OUTCOMES).read_text())
     except (OSError, ValueError):
