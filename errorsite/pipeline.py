@@ -7,9 +7,9 @@ run on the summaries, and the writer swaps the new site in.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import json
 import multiprocessing
+import multiprocessing.connection
 import time
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
@@ -310,24 +310,26 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
     env = environment(site, len(summaries), options, versions(static))
     # The search data is the largest global step and needs nothing the others make:
     # with more than one process, it is made in another one while this one renders the listings.
-    search = beside(search_pages, summaries) if collected.jobs > 1 and len(summaries) >= PARALLEL_THRESHOLD \
-        else Later(search_pages, summaries)
-    with stage(collected, "listings"):
-        for page in browse_pages(env, summaries):
-            collected.html_paths.append(page.path)
-            yield page
-        for page in code_pages(env, summaries):
-            collected.html_paths.append(page.path)
-            yield page
-    with stage(collected, "links"):  # the JSON API and the feeds
-        yield from api_pages(site, summaries)
-        yield from feed_pages(site, options.title, summaries)
-    with stage(collected, "redirects"):  # every URL an earlier build served still lands somewhere
-        yield from redirect_pages(env, summaries, collected.html_paths, collected.previous_urls)
-    with stage(collected, "search"):
-        files = search.result()
-        collected.warnings += files.warnings
-        yield from files.pages
+    search = Beside(search_items, summaries) if collected.jobs > 1 and len(summaries) >= PARALLEL_THRESHOLD \
+        else search_items(summaries)
+    try:
+        with stage(collected, "listings"):
+            for page in browse_pages(env, summaries):
+                collected.html_paths.append(page.path)
+                yield page
+            for page in code_pages(env, summaries):
+                collected.html_paths.append(page.path)
+                yield page
+        with stage(collected, "links"):  # the JSON API and the feeds
+            yield from api_pages(site, summaries)
+            yield from feed_pages(site, options.title, summaries)
+        with stage(collected, "redirects"):  # every URL an earlier build served still lands somewhere
+            yield from redirect_pages(env, summaries, collected.html_paths, collected.previous_urls)
+        with stage(collected, "search"):
+            collected.warnings += next(search)
+            yield from search
+    finally:
+        search.close()  # a build that failed before the search stage stops the process beside
     with stage(collected, "static"):
         yield from static_pages(static)
         yield cache_headers(site)
@@ -338,22 +340,62 @@ def made_global_pages(site: urls.Site, collected: Collected, summaries: list[Sum
         yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
 
 
-class Later:
-    """A call made when its result is asked for: `beside`'s serial twin."""
-
-    def __init__(self, function: Callable, *args):
-        self.function, self.args = function, args
-
-    def result(self):
-        return self.function(*self.args)
+def search_items(summaries: list[Summary]) -> Iterator[list[str] | Page]:
+    """The search data's warnings, then its files one by one."""
+    files = search_pages(summaries)
+    yield files.warnings
+    yield from files.pages
 
 
-def beside(function: Callable, *args) -> concurrent.futures.Future:
-    """`function(*args)` in a process of its own, started now."""
-    pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    future = pool.submit(function, *args)
-    pool.shutdown(wait=False)  # the process ends once it has handed the result back
-    return future
+class Beside:
+    """The items of `function(*args)`, made in a process of its own started now,
+    and handed over one at a time as they are asked for: the asking process
+    never holds them all (a future's result would arrive whole, and be
+    unpickled beside its own bytes: at 100k records, 70 MB of search data
+    twice, at the build's peak)."""
+
+    def __init__(self, function: Callable[..., Iterator], *args):
+        context = multiprocessing.get_context("spawn")
+        self.receiving, sending = context.Pipe(duplex=False)
+        # A daemon: a build that fails before asking leaves no process waiting to send.
+        self.process = context.Process(target=send_items, args=(sending, function, *args), daemon=True)
+        self.process.start()
+        sending.close()  # the child's end: receiving sees EOF if the child dies
+
+    def __iter__(self) -> "Beside":
+        return self
+
+    def __next__(self):
+        try:
+            kind, value = self.receiving.recv()
+        except EOFError:
+            self.close()
+            raise RuntimeError(f"the process beside ended ({self.process.exitcode}) before its last item") from None
+        if kind == "item":
+            return value
+        self.process.join()  # it ends once it has sent this
+        self.close()
+        if kind == "error":
+            raise value
+        raise StopIteration
+
+    def close(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+        self.receiving.close()
+
+
+def send_items(sending: multiprocessing.connection.Connection, function: Callable[..., Iterator], *args) -> None:
+    """Beside's other end: each item, then the end or the error."""
+    try:
+        for item in function(*args):
+            sending.send(("item", item))
+    except Exception as error:
+        sending.send(("error", error))
+    else:
+        sending.send(("end", None))
+    sending.close()
 
 
 def static_pages(static: dict[str, bytes]) -> Iterator[Page]:
