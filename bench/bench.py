@@ -33,7 +33,7 @@ def corpus(size: int, seed: int) -> tuple[Path, dict]:
     restore_changed(folder)
     info = folder / ".complete"
     if not info.exists():
-        shutil.rmtree(folder, ignore_errors=True)
+        measure.discard(folder)
         shaped.write_corpus(folder, size, seed)
         digest, total = hashlib.sha256(), 0
         for path in sorted(folder.glob("*.json")):
@@ -93,15 +93,15 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     mine, theirs = [], []
     for _ in range(args.repeat):             # A B A B: both see the same machine load
         for folder in (site, site.with_name(f".{site.name}.spare")):  # a full build from nothing
-            shutil.rmtree(folder, ignore_errors=True)
+            measure.discard(folder)
         mine.append(measure.checked(ours(records, site, options, cache=False)))
         if use_hugo:
-            shutil.rmtree(hugo_out, ignore_errors=True)
+            measure.discard(hugo_out)
             theirs.append(measure.checked(hugo.command(hugo_src, hugo_out)))
     built = [int(m.group(1)) for m in re.finditer(r"built (\d+) record", mine[-1].output)]
     if built and built[-1] != size:
         print(f"warning: built {built[-1]} of {size} records:\n{mine[-1].output[-2000:]}", file=sys.stderr)
-    shutil.rmtree(floor_out, ignore_errors=True)
+    measure.discard(floor_out)
     floor = measure.checked([sys.executable, str(ROOT / "bench" / "floor.py"), str(records), str(floor_out)])
     result = {"records": size, "seed": args.seed, "repeat": args.repeat, "cpus": os.cpu_count(),
               "date": datetime.date.today().isoformat(), "corpus_bytes": info["bytes"],
@@ -120,7 +120,7 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
         result["search"] = search_latency(site, records, whole=size <= args.whole_up_to)
     if not args.keep:
         for folder in (floor_out, hugo_out, OUT / f"serve-{size}"):
-            shutil.rmtree(folder, ignore_errors=True)
+            measure.discard(folder)
     return result
 
 
@@ -181,12 +181,16 @@ def main() -> None:
     if "hugo" in missing and args.hugo:
         print("hugo is not on PATH: Hugo is skipped (apt-get install -y hugo)", file=sys.stderr)
     OUT.mkdir(parents=True, exist_ok=True)
-    for size in args.sizes:
-        result = bench_size(size, args)
-        print(report.table(result), "\n", flush=True)
-        if args.json:
-            with args.json.open("a", encoding="utf-8") as f:
-                f.write(json.dumps(result, sort_keys=True) + "\n")
+    measure.empty_trash(OUT, settle=True)  # an interrupted run's
+    try:
+        for size in args.sizes:
+            result = bench_size(size, args)
+            print(report.table(result), "\n", flush=True)
+            if args.json:
+                with args.json.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(result, sort_keys=True) + "\n")
+    finally:
+        measure.empty_trash(OUT, settle=False)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib, json, re, shutil, subprocess
 from pathlib import Path
 
+from bench import measure
+
 LANGS = {".py": "python", ".go": "go", ".rs": "rust", ".js": "javascript", ".ts": "typescript", ".java": "java",
          ".c": "c", ".h": "c", ".hpp": "cpp", ".cc": "cpp", ".cpp": "cpp", ".tcc": "cpp"}
 CONFIG = """baseURL = "http://localhost:8000/"
@@ -102,7 +104,7 @@ def page(rec: dict) -> str:
 
 def write_site(records_dir: Path, source_dir: Path) -> int:
     """A fresh Hugo source folder for every record file under `records_dir`."""
-    shutil.rmtree(source_dir, ignore_errors=True)
+    measure.discard(source_dir)  # see measure.discard
     (source_dir / "content").mkdir(parents=True)
     (source_dir / "hugo.toml").write_text(CONFIG, encoding="utf-8")
     for name, text in LAYOUTS.items():

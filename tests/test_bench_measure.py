@@ -25,3 +25,16 @@ def test_exit_code_and_output_are_kept():
     run = measure.run([sys.executable, "-c", "print('stage records: 1.5 s'); raise SystemExit(3)"])
     assert run.returncode == 3
     assert run.stages == {"records": 1.5}
+
+
+def test_old_output_is_moved_aside_and_deleted_only_when_the_trash_is_emptied(tmp_path):
+    site = tmp_path / "site-10"
+    (site / "a").mkdir(parents=True)
+    (site / "a" / "index.html").write_text("old")
+    measure.discard(site)
+    measure.discard(tmp_path / "never-made")
+    assert not site.exists()
+    [kept] = (tmp_path / measure.TRASH_NAME).iterdir()
+    assert (kept / "a" / "index.html").read_text() == "old"
+    measure.empty_trash(tmp_path, settle=False)
+    assert list(tmp_path.iterdir()) == []
