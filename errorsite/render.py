@@ -60,6 +60,12 @@ def template_loader(overrides: Path | None) -> jinja2.BaseLoader:
     return jinja2.ChoiceLoader([*loaders, builtin, jinja2.PrefixLoader({"builtin": builtin})])
 
 
+# The search code, in the order it runs (base.html): static/search-ui.js loads it
+# when someone is about to search, and the search page at once.
+SEARCH_ENGINE = ("vendor/lunr-2.3.9/lunr.min.js", "search-tokens.js", "search-paste.js", "search-match.js",
+                 "search-rank.js", "search-core.js", "search-data.js", "search-cutoff.js")
+
+
 def environment(site: urls.Site, total_records: int = 0,
                 options: SiteOptions = SiteOptions(), versions: dict[str, str] | None = None) -> jinja2.Environment:
     """`total_records` is shown on the home page only: a record page must not
@@ -85,6 +91,7 @@ def environment(site: urls.Site, total_records: int = 0,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,
         card_image=urls.CARD_IMAGE_PATH, feed=urls.feed_path,
+        search_engine=[urls.asset_href(site, name, versions) for name in SEARCH_ENGINE],
     )
     return env
 
