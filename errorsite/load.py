@@ -21,6 +21,8 @@ class RawRecord(NamedTuple):
     path: str        # as shown to the user, e.g. "records/x.json"
     data: object     # parsed JSON, or None when `problem` is set
     problem: Problem | None
+    digest: str | None = None  # file_digest of the bytes read, None if none were
+
 
 
 class RecordFile(NamedTuple):
@@ -81,7 +83,8 @@ def load_file(path: Path, root: Path) -> RawRecord:
         raw = resolved.read_bytes()
     except OSError as error:
         return _fail(shown, f"cannot read: {error.strerror or error}")
-    return parse_json(shown, raw)
+    parsed = parse_json(shown, raw)
+    return RawRecord(parsed.path, parsed.data, parsed.problem, bytes_digest(raw))
 
 
 def parse_json(shown: str, raw: bytes) -> RawRecord:
@@ -135,9 +138,13 @@ def load_url_manifest(path: Path) -> object:
 def file_digest(path: Path) -> str:
     """A short hash of a file's bytes, to tell whether it changed since the last build."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:24]
+        return bytes_digest(path.read_bytes())
     except OSError as error:
         return f"unreadable: {error.strerror or error}"
+
+
+def bytes_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:24]
 
 
 # A file changed this soon before its stat was taken may change again within the
@@ -145,26 +152,35 @@ def file_digest(path: Path) -> str:
 SETTLED_NS = 2_000_000_000
 
 
-def file_digests(files: list[RecordFile], names: list[str], known: dict[str, list],
-                 now: int) -> tuple[dict[str, str], dict[str, list]]:
-    """Each record file's digest (file_digest) by name, and what the next build
-    needs to trust them: a file whose stat (size, mtime, ctime, inode, device)
-    is the one `known` holds for it is not read again, as git trusts its index.
-    Only files settled by `now` (time.time_ns() before the first stat) are
-    remembered; symbolic links are always read (what they point to may change)."""
+def file_digests(files: list[RecordFile], names: list[str], known: dict[str, list], now: int,
+                 compared: dict) -> tuple[dict[str, str | None], dict[str, list[int]]]:
+    """Each record file's digest (file_digest) by name, as far as the build
+    needs it before rendering, and the stats of the files settled by `now`
+    (time.time_ns() before the first stat), for trusted_stats. A file whose
+    stat (size, mtime, ctime, inode, device) is the one `known` holds for it
+    is not read again, as git trusts its index; nor is one that `compared`,
+    the previous build's digests, does not name: no earlier outcome can stand
+    for it, so it is rendered, and its digest (None here) is taken from the
+    bytes its worker reads (Outcome.digest). Symbolic links are never trusted
+    (what they point to may change)."""
     settled_before = now - SETTLED_NS
-    digests, remembered = {}, {}
+    digests, settled = {}, {}
     for file, name in zip(files, names):
         signature = None if file.is_link else _signature(f"{file.folder}/{file.relative}")  # not os.path.join: 0.7 s at 100k
         entry = known.get(name)
         if signature is not None and isinstance(entry, list) and entry[:-1] == signature:
             digests[name] = entry[-1]
         else:
-            digests[name] = file_digest(file.path)
-        if signature is not None and max(signature[1], signature[2]) < settled_before \
-                and not digests[name].startswith("unreadable"):
-            remembered[name] = [*signature, digests[name]]
-    return digests, remembered
+            digests[name] = file_digest(file.path) if name in compared else None
+        if signature is not None and max(signature[1], signature[2]) < settled_before:
+            settled[name] = signature
+    return digests, settled
+
+
+def trusted_stats(settled: dict[str, list[int]], digests: dict[str, str | None]) -> dict[str, list]:
+    """What the next build's file_digests may trust: each settled file's stat and digest."""
+    return {name: [*signature, digests[name]] for name, signature in settled.items()
+            if digests.get(name) is not None and not digests[name].startswith("unreadable")}
 
 
 def _signature(path: str) -> list[int] | None:

@@ -20,7 +20,8 @@ from .browse import browse_pages, last_modified, opensearch, robots, sitemap
 from .feeds import feed_pages
 from .links import code_pages, listing_paths
 from .redirects import history_key, redirect_pages, served_lists
-from .load import RecordFile, file_digests, load_digests, load_json, load_static, load_url_manifest, printable, record_files
+from .load import (RecordFile, file_digests, load_digests, load_json, load_static, load_url_manifest, printable,
+                   record_files, trusted_stats)
 from .assets import cache_headers, static_files, versions
 from .model import Page, Problem, Reuse, Summary
 from .records import PARALLEL_THRESHOLD, Outcome, Worker, outcomes, render_fingerprint
@@ -86,10 +87,14 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.progress = progress or collected.progress
     collected.own_history = previous_urls is None
     collected.served_inodes, collected.served = previous.get("inodes", {}), previous.get("served")
+    collected.records_folder = records_dir.as_posix()
     with stage(collected, "read"):
         kept = load_digests(digests_file(out_dir), root.as_posix()) if cache else {}
-        collected.sources, stats = file_digests(found, names, kept, time.time_ns())
-    collected.records_folder = records_dir.as_posix()
+        # Digests are compared only with a previous build of the same code and records folder.
+        sources = previous.get("sources") if (previous.get("fingerprint"), previous.get("records_folder")) == \
+            (fingerprint, collected.records_folder) else None
+        collected.sources, settled = file_digests(found, names, kept, time.time_ns(),
+                                                  sources if isinstance(sources, dict) else {})
     if not shard and unchanged_since(previous, collected):
         result = previous_site(previous, collected, report, strict)
         sweep_leftovers(out_dir, report)
@@ -107,6 +112,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         else:
             pages = site_pages(site, entries, static, collected, report, strict, options)
         result = write_build(out_dir, pages, collected, fingerprint, force, protected, report)
+    stats = trusted_stats(settled, collected.sources)
     if result.written and stats != kept:  # a build that wrote nothing leaves nothing beside the output either
         save_digests(out_dir, root.as_posix(), stats)
     return result
@@ -161,7 +167,7 @@ def known_outcomes(previous: dict, read_outcomes: Callable[[], dict], collected:
     digests, pages, cached = previous.get("sources", {}), previous.get("pages", {}), read_outcomes()
     known = {}
     for index, (file, name) in enumerate(zip(files, names)):
-        entry = cached.get(name) if digests.get(name) == sources[name] else None
+        entry = cached.get(name) if sources[name] is not None and digests.get(name) == sources[name] else None
         try:
             problems, summary, paths, key = entry
             if summary is None or not all(pages.get(path) == key for path in paths) or file.is_link:
@@ -179,6 +185,8 @@ def remembered(collected: Collected, entries: Iterator[ShardEntry]) -> Iterator[
     but those known_outcomes took from the previous build: they are kept as they were."""
     for entry in entries:
         outcome = entry.outcome
+        if outcome.digest is not None:  # the bytes this build read (file_digests left it to the worker)
+            collected.sources[entry.relative] = outcome.digest
         if outcome.summary is not None and entry.relative not in collected.outcomes:
             # The Summary and Problems themselves, not lists of their values: JSON
             # writes a tuple as the same array, and at 100k the copies cost 20 MB.
@@ -263,7 +271,8 @@ def without_duplicates(entries: Iterator[ShardEntry]) -> Iterator[ShardEntry]:
     for entry in entries:
         outcome = entry.outcome
         problem = outcome.summary and seen.duplicate(outcome.summary)
-        yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, [], None)) if problem else entry
+        yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, [], None, outcome.digest)) \
+            if problem else entry
 
 
 def global_pages(site: urls.Site, collected: Collected, static: dict[str, bytes],

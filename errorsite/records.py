@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from . import __version__, lexing, urls
-from .load import load_file
+from .load import file_digest, load_file
 from .model import Page, Problem, Record, Reuse, Summary
 from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
 from .validate import check
@@ -34,6 +34,7 @@ class Outcome(NamedTuple):
     summary: Summary | None       # None: the record was rejected
     pages: list[Page | Reuse]     # record_files, or Reuses of the same paths
     key: str | None               # what the pages were made from
+    digest: str | None = None     # of the record file's bytes, when this outcome read them (load.file_digest)
 
 
 def render_fingerprint(site: urls.Site, options: SiteOptions, static_dir: Path) -> str:
@@ -73,12 +74,13 @@ class Worker:
 
     def __call__(self, path: Path) -> Outcome:
         raw = load_file(path, self.root)
+        digest = raw.digest or file_digest(path)  # what a file not loaded holds all the same
         if raw.problem:
-            return Outcome([raw.problem], None, [], None)
+            return Outcome([raw.problem], None, [], None, digest)
         checked = check(raw.path, raw.data)
         record = checked.record
         if record is None:
-            return Outcome(checked.problems, None, [], None)
+            return Outcome(checked.problems, None, [], None, digest)
         key = record_key(record, self.fingerprint)
         summary = summarize(record)
         paths = record_paths(record)
@@ -87,7 +89,7 @@ class Worker:
         else:
             self.env = self.env or environment(self.site, options=self.options, versions=self.versions)
             pages = record_files(self.env, record, summary)
-        return Outcome(checked.problems, summary, pages, key)
+        return Outcome(checked.problems, summary, pages, key, digest)
 
 
 def record_paths(record: Record) -> list[str]:

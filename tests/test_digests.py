@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from errorsite import load
-from errorsite.load import file_digest, file_digests, load_digests, record_files
+from errorsite.load import file_digest, file_digests, load_digests, record_files, trusted_stats
+from errorsite.write import MARKER
 from errorsite.write import digests_file, save_digests
 from tests.conftest import build_quietly
 
@@ -17,9 +18,12 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "records"
 LATER = time.time_ns() + 3600 * 10**9  # "now", an hour from now: every file has settled
 
 
-def digests(folder: Path, known: dict, now: int = LATER) -> tuple[dict[str, str], dict[str, list]]:
+def digests(folder: Path, known: dict, now: int = LATER, compared: dict | None = None) -> tuple[dict, dict[str, list]]:
+    """The digests, and the stats the next build may trust; `compared` names every file unless given."""
     found = record_files(folder)
-    return file_digests(found, [file.relative for file in found], known, now)
+    names = [file.relative for file in found]
+    sources, settled = file_digests(found, names, known, now, dict.fromkeys(names) if compared is None else compared)
+    return sources, trusted_stats(settled, sources)
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -38,6 +42,29 @@ def test_a_file_whose_stat_is_known_is_not_read_again(tmp_path, monkeypatch):
     monkeypatch.setattr(load, "file_digest", lambda path: read.append(path.name) or file_digest(path))
     again, _ = digests(tmp_path, known)
     assert again == first and read == []
+
+
+def test_a_file_no_previous_digest_is_compared_with_is_left_to_its_worker(tmp_path, monkeypatch):
+    write(tmp_path, "a.json", '{"a": 1}')
+    write(tmp_path, "b.json", '{"b": 2}')
+    read = []
+    monkeypatch.setattr(load, "file_digest", lambda path: read.append(path.name) or file_digest(path))
+    sources, trusted = digests(tmp_path, {}, compared={"b.json": "an old digest"})
+    assert sources == {"a.json": None, "b.json": file_digest(tmp_path / "b.json")} and read == ["b.json"]
+    assert set(trusted) == {"b.json"}  # a.json's digest is not known yet
+
+
+def test_a_first_build_takes_each_digest_from_the_bytes_its_worker_read(tmp_path, monkeypatch):
+    records = tmp_path / "records"
+    shutil.copytree(EXAMPLES, records)
+    (records / "broken.json").write_text("{not json", "utf-8")
+    monkeypatch.setattr(load, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
+    build_quietly(records, tmp_path / "site")
+    saved = json.loads(digests_file(tmp_path / "site").read_text())["stats"]
+    assert {name: entry[-1] for name, entry in saved.items()} == \
+        {path.name: file_digest(path) for path in records.glob("*.json")}
+    marker = json.loads((tmp_path / "site" / MARKER).read_text())
+    assert marker["sources"] == {path.name: file_digest(path) for path in records.glob("*.json")}
 
 
 def test_a_change_that_keeps_size_and_mtime_is_still_seen(tmp_path):
