@@ -20,6 +20,7 @@ import jinja2
 from .check import FORMATS, check, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
 from .pipeline import BuildResult, assemble, build, summary_line, timing_lines
+from .records import collect_garbage_less_often
 from .shards import Shard, ShardError, parse_shard
 from .write import OutputRefused, WriteFailed
 from .render import template_error
@@ -36,6 +37,7 @@ SERVE_KEYS = [key.name for key in KEYS if key.name != "out"]
 
 
 def main(argv: list[str] | None = None) -> int:
+    collect_garbage_less_often()
     argv = list(sys.argv[1:] if argv is None else argv)
     command = COMMANDS.get(argv[0]) if argv else None
     return command(argv[1:]) if command else build_command(argv)
