@@ -24,7 +24,6 @@ class RawRecord(NamedTuple):
     digest: str | None = None  # file_digest of the bytes read, None if none were
 
 
-
 class RecordFile(NamedTuple):
     folder: Path     # the records folder, as given
     relative: str    # to it, with "/"

@@ -27,7 +27,7 @@ from .model import Page, Problem, Reuse, Summary
 from .records import PARALLEL_THRESHOLD, Outcome, Worker, outcomes, render_fingerprint
 from .shards import (SHARD_FILE, Shard, ShardEntry, ShardError, check_complete, in_shard, order_key,
                      read_shard, shard_page)
-from .state import Collected, global_key, history_digest, stage, unchanged_since
+from .state import Collected, comparable, global_key, history_digest, stage, unchanged_since
 from .validate import Seen
 from .render import TEMPLATES, SiteOptions, environment
 from .schema import schema_page
@@ -90,9 +90,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     collected.records_folder = records_dir.as_posix()
     with stage(collected, "read"):
         kept = load_digests(digests_file(out_dir), root.as_posix()) if cache else {}
-        # Digests are compared only with a previous build of the same code and records folder.
-        sources = previous.get("sources") if (previous.get("fingerprint"), previous.get("records_folder")) == \
-            (fingerprint, collected.records_folder) else None
+        sources = previous.get("sources") if comparable(previous, collected) else None
         collected.sources, settled = file_digests(found, names, kept, time.time_ns(),
                                                   sources if isinstance(sources, dict) else {})
     if not shard and unchanged_since(previous, collected):
@@ -161,7 +159,7 @@ def known_outcomes(previous: dict, read_outcomes: Callable[[], dict], collected:
     rendering them again would give the same problems, summary and pages, so
     they are not read at all. A symbolic link is always read: what it points to
     decides whether it may be loaded."""
-    if (previous.get("fingerprint"), previous.get("records_folder")) != (collected.fingerprint, collected.records_folder):
+    if not comparable(previous, collected):
         return {}
     sources = collected.sources
     digests, pages, cached = previous.get("sources", {}), previous.get("pages", {}), read_outcomes()
@@ -181,8 +179,9 @@ def known_outcomes(previous: dict, read_outcomes: Callable[[], dict], collected:
 
 
 def remembered(collected: Collected, entries: Iterator[ShardEntry]) -> Iterator[ShardEntry]:
-    """Each record file's outcome, kept for the next build (known_outcomes),
-    but those known_outcomes took from the previous build: they are kept as they were."""
+    """Each record file's outcome (and the digest its worker read), kept for the
+    next build (known_outcomes), but those known_outcomes took from the previous
+    build: they are kept as they were."""
     for entry in entries:
         outcome = entry.outcome
         if outcome.digest is not None:  # the bytes this build read (file_digests left it to the worker)

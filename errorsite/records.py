@@ -11,7 +11,6 @@ byte for byte: that is what makes incremental builds correct by construction.
 """
 from __future__ import annotations
 
-import gc
 import hashlib
 import multiprocessing
 from importlib.metadata import PackageNotFoundError, version
@@ -126,16 +125,6 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
 def _in_order(count: int, known: dict[int, Outcome], made: Iterator[Outcome]) -> Iterator[Outcome]:
     """The known outcomes and the made ones (in order), merged back into file order."""
     return (known[index] if index in known else next(made) for index in range(count))
-
-
-def collect_garbage_less_often() -> None:
-    """A build keeps hundreds of thousands of long-lived objects (summaries,
-    outcomes, the previous build's state), and CPython's collector, run every
-    700 allocations, walks the older ones again and again: 15% of a one-record
-    rebuild at 100k. Its own data has no reference cycles worth collecting
-    early, so a collection every 100,000 allocations is plenty. For the main
-    process: a worker's objects live for one record."""
-    gc.set_threshold(100_000, 50, 100)
 
 
 def _start_worker(worker: Worker) -> None:

@@ -73,11 +73,17 @@ def global_key(fingerprint: str, summaries: list[Summary]) -> str:
     return digest.hexdigest()[:32]
 
 
+def comparable(previous: dict, collected: Collected) -> bool:
+    """Whether the previous build's digests and outcomes may stand for this
+    one's: it had the same render fingerprint and read the same records folder."""
+    return (previous.get("fingerprint"), previous.get("records_folder")) == (collected.fingerprint,
+                                                                             collected.records_folder)
+
+
 def unchanged_since(previous: dict, collected: Collected) -> bool:
     """Whether nothing a page depends on changed since the previous build: the
     same record files, byte for byte, and the same render fingerprint."""
-    return (previous.get("fingerprint") == collected.fingerprint and previous.get("sources") == collected.sources
-            and previous.get("records_folder") == collected.records_folder
+    return (comparable(previous, collected) and previous.get("sources") == collected.sources
             and collected.own_history and bool(previous.get("global"))
             and isinstance(previous.get("problems"), list) and isinstance(previous.get("records"), int)
             and len(previous.get("pages", {})) == previous.get("page_files"))
