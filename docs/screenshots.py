@@ -1,6 +1,7 @@
-"""Regenerate the README's screenshots from the demo records:
+"""Regenerate the README's screenshots from a fresh build of records/ in a
+temporary folder (needs Chromium at /usr/bin/chromium and the test packages):
 
-    python docs/screenshots.py
+    .venv/bin/python docs/screenshots.py [FOLDER]    # default: docs/
 """
 from __future__ import annotations
 
@@ -12,16 +13,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from errorsite.urls import SEARCH_PATH  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serve_site  # noqa: E402
 
 SHOTS = [  # (file, path under the site, query typed into the search page or None, colour scheme)
     ("record.png", "pallets/jinja/has-no-attribute/", None, "light"),
-    ("search.png", "search/", "jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'address'", "light"),
+    ("search.png", SEARCH_PATH, "jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'address'", "light"),
     ("record-dark.png", "huggingface/candle/kv-cache-enabled-true-is-not-supported/", None, "dark"),
 ]
 
 
 def main() -> None:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs"
     with tempfile.TemporaryDirectory() as tmp:
         server, _ = serve_site(Path(tmp), ROOT / "records")
         with sync_playwright() as playwright:
@@ -33,7 +36,7 @@ def main() -> None:
                     page.fill("#search-input", query)
                     page.wait_for_selector("#search-results > li")
                 page.wait_for_timeout(300)
-                page.screenshot(path=str(ROOT / "docs" / name))
+                page.screenshot(path=str(out / name))
                 page.close()
             browser.close()
         server.close()
