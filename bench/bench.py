@@ -9,7 +9,8 @@ and Hugo's build of the same records, alternated (ours, Hugo, ours, Hugo…),
 medians reported; the floor (bench/floor.py); a no-op rebuild and a rebuild
 after one record changed, with how many files each rewrote; the site's size
 and the search data's bytes. Every build runs in a fresh process, measured by
-bench/measure.py. Timings are printed, never asserted.
+bench/measure.py. Timings are printed, never asserted. Each size's figures are
+appended as one line to bench/results.jsonl (see bench/results.py).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-from bench import hugo, measure, report, shaped, sources  # noqa: E402
+from bench import hugo, measure, report, results, shaped, sources  # noqa: E402
 from errorsite import urls  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -168,6 +169,8 @@ def main() -> None:
                         help="with --search, also time the whole index in one piece up to N records (lunr.py "
                              "builds it in memory: about 4 GB at 100k)")
     parser.add_argument("--json", type=Path, help="append each size's figures to this file, one JSON a line")
+    parser.add_argument("--results", type=Path, default=results.RESULTS, metavar="FILE",
+                        help="append each size's dated figures here, one JSON a line (default: %(default)s)")
     parser.add_argument("--keep", action="store_true", help="keep the Hugo and floor output in bench/out/")
     parser.add_argument("--install", action="store_true", help="apt-get install the packages the bench needs")
     args = parser.parse_args()
@@ -182,10 +185,12 @@ def main() -> None:
         print("hugo is not on PATH: Hugo is skipped (apt-get install -y hugo)", file=sys.stderr)
     OUT.mkdir(parents=True, exist_ok=True)
     measure.empty_trash(OUT, settle=True)  # an interrupted run's
+    commit = results.commit(ROOT)          # the code measured, read before any build starts
     try:
         for size in args.sizes:
             result = bench_size(size, args)
             print(report.table(result), "\n", flush=True)
+            results.append(args.results, results.line(result, commit))
             if args.json:
                 with args.json.open("a", encoding="utf-8") as f:
                     f.write(json.dumps(result, sort_keys=True) + "\n")

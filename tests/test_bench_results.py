@@ -1,0 +1,49 @@
+"""The benchmark's dated runs: each size measured adds one line to the results
+file, and earlier lines stay as they were. No build or timing here."""
+from __future__ import annotations
+
+import json
+
+from bench import results
+
+MIB = 1024 * 1024
+RUN = {"wall": 31.25, "cpu": 57.7, "peak_rss": 112 * MIB, "peak_pss": 178 * MIB, "stages": {"records": 25.81}}
+
+
+def result(**extra) -> dict:
+    """What bench.bench_size returns for one size, Hugo skipped."""
+    return {"records": 10000, "seed": 0, "repeat": 3, "cpus": 2, "date": "2026-12-02", "load": [1.0, 1.6],
+            "corpus_sha256": "d49f96061b6d" + "0" * 52, "corpus_bytes": 1, "packages": "", "repeats": 4600,
+            "ours": RUN, "floor": {**RUN, "peak_pss": 0, "stages": {}}, "site_bytes": 418_100_000,
+            "site_files": 47730, "search_bytes": 12_400_000, "search_gzip_bytes": 2_290_000,
+            "noop": {**RUN, "wall": 0.6, "rewritten": 0}, **extra}
+
+
+def test_each_run_appends_one_line_and_keeps_the_earlier_ones(tmp_path):
+    path = tmp_path / "results.jsonl"
+    first = results.line(result(), "9ddf6cf")
+    results.append(path, first)
+    before = path.read_bytes()
+    second = results.line(result(date="2026-12-03"), "abc1234+changes")
+    results.append(path, second)
+    assert path.read_bytes().startswith(before)
+    assert results.read(path) == [first, second]
+    assert path.read_text(encoding="utf-8").count("\n") == 2
+
+
+def test_a_line_holds_the_figures_in_seconds_and_mib():
+    entry = results.line(result(), "9ddf6cf")
+    assert entry["commit"] == "9ddf6cf" and entry["records"] == 10000 and entry["corpus_sha256"] == "d49f96061b6d"
+    assert entry["ours"] == {"wall_s": 31.25, "cpu_s": 57.7, "peak_rss_mib": 112.0, "tree_pss_mib": 178.0,
+                             "stages": {"records": 25.81}}
+    assert entry["floor"] == {"wall_s": 31.25, "cpu_s": 57.7, "peak_rss_mib": 112.0}
+    assert entry["noop"]["rewritten"] == 0
+    assert "hugo" not in entry and "one" not in entry      # not measured: left out, not zero
+    json.dumps(entry, allow_nan=False)
+
+
+def test_the_committed_history_reads_oldest_first():
+    runs = results.read()
+    assert runs, "bench/results.jsonl is empty"
+    assert all({"date", "records"} <= run.keys() for run in runs)
+    assert [run["date"] for run in runs] == sorted(run["date"] for run in runs)
