@@ -5,9 +5,11 @@ content; it only turns bytes into JSON or into a Problem naming the file.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -21,7 +23,7 @@ class RawRecord(NamedTuple):
     path: str        # as shown to the user, e.g. "records/x.json"
     data: object     # parsed JSON, or None when `problem` is set
     problem: Problem | None
-    digest: str | None = None  # file_digest of the bytes read, None if none were
+    digest: str | None = None  # file_digest of the bytes read, or "unreadable: <why>" if none were
 
 
 class RecordFile(NamedTuple):
@@ -41,49 +43,189 @@ def find_record_files(records_dir: Path) -> list[Path]:
 
 
 def record_files(records_dir: Path) -> list[RecordFile]:
+    """scan_records' files, without its problems."""
+    return scan_records(records_dir).files
+
+
+class Scan(NamedTuple):
+    files: list[RecordFile]
+    problems: list[Problem]   # folders that cannot be read, `*.json` that are not files
+
+
+def scan_records(records_dir: Path, skip: Path | None = None) -> Scan:
     """Every `*.json` below the folder, files and symbolic links (not inside
-    linked folders), ordered by their relative paths' parts (shards.order_key).
+    linked folders), ordered by their relative paths' parts (shards.order_key),
+    and what could not be taken: a folder that cannot be read, a FIFO, device
+    or socket named `*.json` (never opened). `skip`, a folder (the output, when
+    it lies inside), is not walked into: its files are the site's, not records.
     One scandir per folder: at 100,000 records, pathlib's rglob, sorting and
     relative_to cost seconds of every rebuild."""
+    skipped = _identity(skip)
     found: list[tuple[list[str], str, bool]] = []
+    problems: list[tuple[list[str], Problem]] = []
+
+    def refuse(relative: str, message: str) -> None:
+        shown = printable((records_dir / relative).as_posix() if relative else records_dir.as_posix())
+        problems.append((relative.split("/"), Problem(shown, "file", message)))
+
     folders = [""]
     while folders:
         folder = folders.pop()
         try:
             with os.scandir(os.path.join(records_dir, folder)) as entries:
                 entries = list(entries)
-        except OSError:
-            continue  # unreadable: as rglob, whose walk skips it
+        except OSError as error:
+            refuse(folder.rstrip("/"), f"cannot read this folder: {error.strerror or error}; its records are skipped")
+            continue
         for entry in entries:
             relative = folder + entry.name
             if entry.is_dir(follow_symlinks=False):
-                folders.append(relative + "/")
-            elif entry.name.endswith(".json") and (entry.is_symlink() or entry.is_file()):
+                if not _is(entry, skipped):
+                    folders.append(relative + "/")
+            elif not entry.name.endswith(".json"):
+                continue
+            elif entry.is_symlink() or entry.is_file(follow_symlinks=False):
                 found.append((relative.split("/"), relative, entry.is_symlink()))
+            else:
+                try:
+                    refuse(relative, _refusal(entry.stat(follow_symlinks=False)) or VANISHED)
+                except OSError:
+                    refuse(relative, VANISHED)
     found.sort()
-    return [RecordFile(records_dir, relative, is_link) for _, relative, is_link in found]
+    problems.sort()
+    return Scan([RecordFile(records_dir, relative, is_link) for _, relative, is_link in found],
+                [problem for _, problem in problems])
 
 
-def load_records(records_dir: Path) -> list[RawRecord]:
-    root = records_dir.resolve()
-    return [load_file(path, root) for path in find_record_files(records_dir)]
+def _identity(folder: Path | None) -> tuple[int, int] | None:
+    try:
+        info = os.stat(folder) if folder is not None else None
+    except OSError:
+        return None  # not made yet: nothing in it to skip
+    return (info.st_dev, info.st_ino) if info else None
+
+
+def _is(entry: os.DirEntry, identity: tuple[int, int] | None) -> bool:
+    if identity is None or entry.inode() != identity[1]:
+        return False
+    try:
+        return entry.stat(follow_symlinks=False).st_dev == identity[0]
+    except OSError:
+        return False
+
+
+def load_records(records_dir: Path, skip: Path | None = None) -> list[RawRecord]:
+    """Each record file loaded, and each of scan_records' problems as a file
+    that was not, in the order of their paths."""
+    scan = scan_records(records_dir, skip)
+    root = Path(os.path.realpath(records_dir))
+    loaded = [load_file(file.path, root) for file in scan.files]
+    refused = [RawRecord(problem.path, None, problem, f"unreadable: {problem.message}") for problem in scan.problems]
+    if not refused:
+        return loaded
+    keys = [file.relative.split("/") for file in scan.files] + [_key(records_dir, raw.path) for raw in refused]
+    return [raw for _, _, raw in sorted(zip(keys, range(len(keys)), loaded + refused))]
+
+
+def _key(records_dir: Path, shown: str) -> list[str]:
+    prefix = printable(records_dir.as_posix()) + "/"
+    return shown.removeprefix(prefix).split("/") if shown.startswith(prefix) else []
+
+
+# Why a record file was not read. Each is one line of the report, and, as
+# "unreadable: <message>", the file's digest: the outcome of a file that is
+# not read depends on that message alone.
+OUTSIDE = "points outside the records folder"
+VANISHED = "no longer exists: removed while the build ran"
+LOOP = "symbolic link loop: it never reaches a file"
+DANGLING = "symbolic link to nothing: its target does not exist"
+CHANGED = "replaced while being read: skipped"
+KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+         (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+# Opening never waits (a FIFO without a writer) nor follows a link swapped in
+# after realpath; the descriptor's own fstat is what decides it is a file.
+OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY | os.O_CLOEXEC
 
 
 def load_file(path: Path, root: Path) -> RawRecord:
+    """A record file's JSON, or the Problem that says why it was not read; its
+    digest either way (see read_record_bytes)."""
     shown = printable(path.as_posix())
-    try:
-        resolved = path.resolve()
-        if not resolved.is_relative_to(root) or not resolved.is_file():
-            return _fail(shown, "points outside the records folder")
-        size = resolved.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return _fail(shown, f"file is {size / 1048576:.1f} MB, over the "
-                                f"{MAX_FILE_BYTES // 1048576} MB limit")
-        raw = resolved.read_bytes()
-    except OSError as error:
-        return _fail(shown, f"cannot read: {error.strerror or error}")
+    raw, refusal = read_record_bytes(path, root)
+    if refusal is not None:
+        return RawRecord(shown, None, Problem(shown, "file", refusal), f"unreadable: {refusal}")
     parsed = parse_json(shown, raw)
     return RawRecord(parsed.path, parsed.data, parsed.problem, bytes_digest(raw))
+
+
+def read_record_bytes(path: Path, root: Path | None) -> tuple[bytes | None, str | None]:
+    """The bytes of a record file, or (None, why they were not read). Only a
+    regular file of at most MAX_FILE_BYTES is ever opened, and only, if `root`
+    is given, one whose real path lies inside it: a FIFO, device, socket,
+    symbolic link loop or oversized file is refused from its stat alone."""
+    name = os.fspath(path)
+    try:
+        target = os.path.realpath(name, strict=True)
+    except OSError as error:
+        return None, _missing(name, error)
+    if root is not None and not _inside(target, os.fspath(root)):
+        return None, OUTSIDE
+    try:
+        refusal = _refusal(os.stat(target))
+        if refusal:
+            return None, refusal
+        descriptor = os.open(target, OPEN_FLAGS)
+    except OSError as error:
+        return None, _missing(name, error, opening=True)
+    try:
+        info = os.fstat(descriptor)
+        refusal = _refusal(info)
+        if refusal:
+            return None, refusal
+        data = _read_at_most(descriptor, info.st_size, MAX_FILE_BYTES + 1)
+    except OSError as error:
+        return None, f"cannot read: {error.strerror or error}"
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_FILE_BYTES:
+        return None, f"file grew over the {MAX_FILE_BYTES // 1048576} MB limit while being read"
+    return data, None
+
+
+def _read_at_most(descriptor: int, size: int, limit: int) -> bytes:
+    """Up to `limit` bytes; a file of the size its fstat gave takes one read and
+    the short read that tells its end."""
+    chunks, left, want = [], limit, min(size + 1, limit)
+    while left > 0:
+        chunk = os.read(descriptor, min(left, want))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+        want = 1 << 20
+    return b"".join(chunks)
+
+
+def _refusal(info: os.stat_result) -> str | None:
+    """Why a file of this stat is not read, or None if it may be."""
+    if stat.S_ISREG(info.st_mode):
+        if info.st_size > MAX_FILE_BYTES:
+            return f"file is {info.st_size / 1048576:.1f} MB, over the {MAX_FILE_BYTES // 1048576} MB limit"
+        return None
+    kind = next((kind for test, kind in KINDS if test(info.st_mode)), "not a regular file")
+    return f"is {kind}, not a regular file: skipped"
+
+
+def _missing(name: str, error: OSError, opening: bool = False) -> str:
+    if error.errno == errno.ELOOP:
+        return CHANGED if opening else LOOP
+    if error.errno == errno.ENOENT:
+        return DANGLING if os.path.islink(name) and not opening else VANISHED
+    return f"cannot read: {error.strerror or error}"
+
+
+def _inside(target: str, root: str) -> bool:
+    return target == root or target.startswith(root.rstrip("/") + "/")
 
 
 def parse_json(shown: str, raw: bytes) -> RawRecord:
@@ -135,11 +277,11 @@ def load_url_manifest(path: Path) -> object:
 
 
 def file_digest(path: Path) -> str:
-    """A short hash of a file's bytes, to tell whether it changed since the last build."""
-    try:
-        return bytes_digest(path.read_bytes())
-    except OSError as error:
-        return f"unreadable: {error.strerror or error}"
+    """A short hash of a record file's bytes, to tell whether it changed since
+    the last build; for a file load_file would not read, "unreadable: <why>",
+    from its stat alone (as load_file's digest, for a file in the records folder)."""
+    raw, refusal = read_record_bytes(path, None)
+    return f"unreadable: {refusal}" if refusal is not None else bytes_digest(raw)
 
 
 def bytes_digest(data: bytes) -> str:
@@ -161,19 +303,27 @@ def file_digests(files: list[RecordFile], names: list[str], known: dict[str, lis
     the previous build's digests, does not name: no earlier outcome can stand
     for it, so it is rendered, and its digest (None here) is taken from the
     bytes its worker reads (Outcome.digest). Symbolic links are never trusted
-    (what they point to may change)."""
+    (what they point to may change), and one that points out of the records
+    folder is digested as load_file refuses it, its target never read."""
     settled_before = now - SETTLED_NS
-    digests, settled = {}, {}
+    digests, settled, roots = {}, {}, {}
     for file, name in zip(files, names):
         signature = None if file.is_link else _signature(f"{file.folder}/{file.relative}")  # not os.path.join: 0.7 s at 100k
         entry = known.get(name)
         if signature is not None and isinstance(entry, list) and entry[:-1] == signature:
             digests[name] = entry[-1]
         else:
-            digests[name] = file_digest(file.path) if name in compared else None
+            digests[name] = None if name not in compared else \
+                _link_digest(file, roots) if file.is_link else file_digest(file.path)
         if signature is not None and max(signature[1], signature[2]) < settled_before:
             settled[name] = signature
     return digests, settled
+
+
+def _link_digest(file: RecordFile, roots: dict[Path, str]) -> str:
+    root = roots.get(file.folder) or roots.setdefault(file.folder, os.path.realpath(file.folder))
+    raw, refusal = read_record_bytes(file.path, Path(root))
+    return f"unreadable: {refusal}" if refusal is not None else bytes_digest(raw)
 
 
 def trusted_stats(settled: dict[str, list[int]], digests: dict[str, str | None]) -> dict[str, list]:
