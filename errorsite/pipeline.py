@@ -32,8 +32,8 @@ from .validate import Seen
 from .render import TEMPLATES, SiteOptions, environment
 from .schema import schema_page
 from .search import search_pages
-from .write import (check_output, digests_file, previous_manifest, previous_outcomes, save_digests, sweep_leftovers,
-                    write_site)
+from .cache.stored import digests_file, previous_manifest, previous_outcomes, save_digests
+from .write import check_output, sweep_leftovers, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 STATIC = PROJECT / "static"

@@ -172,7 +172,7 @@ def test_a_site_caught_between_two_renames_is_put_back(tmp_path):
 def test_without_an_atomic_exchange_the_site_is_still_replaced_whole(tmp_path, monkeypatch):
     out = tmp_path / "site"
     write.write_site(out, [Page("index.html", b"one"), Page("a/", b"a")])
-    monkeypatch.setattr(write, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(write.swap, "_exchange", lambda a, b: False)
     write.write_site(out, [Page("index.html", b"two")])
     assert set(tree(out)) == {"index.html", write.MARKER}
     assert (out / "index.html").read_bytes() == b"two"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from errorsite import load
 from errorsite.load import file_digest, file_digests, load_digests, record_files, trusted_stats
-from errorsite.write import MARKER, digests_file, save_digests
+from errorsite.cache import MARKER
+from errorsite.cache.stored import digests_file, save_digests
 from tests.conftest import build_quietly
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "records"

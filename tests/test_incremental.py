@@ -11,7 +11,8 @@ import pytest
 
 from errorsite import pipeline
 from errorsite import records as records_module
-from errorsite import render, write
+from errorsite import cache, render
+from errorsite.cache import stored
 from tests.conftest import build_quietly
 
 pytestmark = pytest.mark.slow  # real multi-process builds of a 204-record corpus
@@ -220,16 +221,16 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     damaged copy costs a rebuild its speed, never its output."""
     records = write_records(tmp_path / "records", 6)
     site = built(records, tmp_path / "site")
-    assert set(json.loads((site / write.OUTCOMES).read_text())) == {f"r{i:04d}.json" for i in range(6)}
-    assert "outcomes" not in json.loads((site / write.MARKER).read_text())
+    assert set(json.loads((site / cache.OUTCOMES).read_text())) == {f"r{i:04d}.json" for i in range(6)}
+    assert "outcomes" not in json.loads((site / cache.MARKER).read_text())
     opened = []
-    real_outcomes = write.previous_outcomes
+    real_outcomes = stored.previous_outcomes
     monkeypatch.setattr(pipeline, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
     assert build_quietly(records, site)[0].reused == 6 and opened == []  # a no-op
     history = tmp_path / "urls.json"
     shutil.copy(site / "-" / "urls.json", history)
     (records / "r0002.json").write_text(json.dumps(record_data(2, solutions=["Edited."])))
-    (site / write.OUTCOMES).write_text("[not an object")
+    (site / cache.OUTCOMES).write_text("[not an object")
     loaded = []
     real_load = records_module.load_file
     monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))

@@ -12,7 +12,9 @@ import pytest
 
 from errorsite.model import Page, Reuse
 from errorsite.urls import output_name
-from errorsite import write
+from errorsite import cache, write
+from errorsite.cache import stored
+from errorsite.write import staging
 from errorsite.write import MARKER, WriteFailed, write_site
 
 
@@ -112,19 +114,19 @@ def test_the_marker_written_in_pieces_is_inert_json_byte_for_byte():
 def write_listed(out: Path, site: dict[str, bytes], page_list=None) -> None:
     """As a build does: the marker lists the pages, and the next write is given
     what previous_manifest found of the served site."""
-    previous = write.previous_manifest(out)
+    previous = stored.previous_manifest(out)
     write_site(out, page_list if page_list is not None else pages(site), report=lambda line: None,
                manifest=lambda: {"pages": {path: "key" for path in site}},
                served_inodes=previous.get("inodes", {}), served=previous.get("served"))
 
 
 def without_listing(site: dict[str, bytes]) -> dict[str, bytes]:
-    return {name: content for name, content in site.items() if name != write.LISTING}
+    return {name: content for name, content in site.items() if name != cache.LISTING}
 
 
 def counting_walks(monkeypatch) -> list[str]:
-    walks, real = [], write.existing_tree
-    monkeypatch.setattr(write, "existing_tree", lambda root: walks.append(root) or real(root))
+    walks, real = [], staging.existing_tree
+    monkeypatch.setattr(staging, "existing_tree", lambda root: walks.append(root) or real(root))
     return walks
 
 
@@ -140,11 +142,11 @@ def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_p
         assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
         if number > 1:
             assert without_listing(tree(spare)) == expected(sites[number - 2])
-            listing = json.loads((spare / write.LISTING).read_text())["pages"]
+            listing = json.loads((spare / cache.LISTING).read_text())["pages"]
             assert {output_name(page): inode for page, inode in listing.items()} == \
-                {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, write.LISTING)}
+                {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, cache.LISTING)}
     assert walks == []  # the first two builds had no spare, the others a listed one
-    assert write.LISTING not in tree(out)
+    assert cache.LISTING not in tree(out)
 
 
 def test_a_build_that_fails_from_a_listed_spare_leaves_it_unlisted(tmp_path, monkeypatch):
@@ -160,7 +162,7 @@ def test_a_build_that_fails_from_a_listed_spare_leaves_it_unlisted(tmp_path, mon
     with pytest.raises(WriteFailed):
         write_listed(out, FIRST, failing())
     assert tree(out) == served and inodes(out) == served_inodes
-    assert spare.is_dir() and not (spare / write.LISTING).exists()  # half changed: walked next time
+    assert spare.is_dir() and not (spare / cache.LISTING).exists()  # half changed: walked next time
     walks = counting_walks(monkeypatch)
     write_listed(out, FIRST)
     assert tree(out) == expected(FIRST) and len(walks) == 1
@@ -183,12 +185,12 @@ def test_a_site_replaced_by_another_build_in_between_is_not_listed(tmp_path):
     out, spare = tmp_path / "site", tmp_path / ".site.spare"
     for site in (FIRST, SECOND):
         write_listed(out, site)
-    previous = write.previous_manifest(out)
+    previous = stored.previous_manifest(out)
     write_listed(out, THIRD)  # the other build
     write_site(out, pages(FIRST), report=lambda line: None, manifest=lambda: {"pages": {p: "key" for p in FIRST}},
                served_inodes=previous["inodes"], served=previous["served"])
     assert tree(out) == expected(FIRST) and without_listing(tree(spare)) == expected(THIRD)
-    assert not (spare / write.LISTING).exists()
+    assert not (spare / cache.LISTING).exists()
 
 
 def test_a_served_file_missing_leaves_the_spare_unlisted(tmp_path):
@@ -197,4 +199,4 @@ def test_a_served_file_missing_leaves_the_spare_unlisted(tmp_path):
         write_listed(out, site)
     (out / "c" / "index.html").unlink()
     write_listed(out, THIRD)
-    assert tree(out) == expected(THIRD) and not (spare / write.LISTING).exists()
+    assert tree(out) == expected(THIRD) and not (spare / cache.LISTING).exists()

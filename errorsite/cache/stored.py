@@ -1,0 +1,106 @@
+"""Reading the previous build's marker and outcomes, and the record files' digests kept beside the output."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import NamedTuple
+
+from ..model import inert_json_pieces
+from ..urls import output_name
+from . import DIGESTS, MARKER, OUTCOMES
+
+
+class ServedFiles(NamedTuple):
+    """Every file of the served site, as previous_manifest found them: the
+    inode of each page's file by its path (the manifest's `inodes` itself, not
+    a copy: 436,000 entries at 100k), and the served folder's own inode, which
+    tells whether another build replaced the site since."""
+    folder: int
+    inodes: dict[str, int]
+
+
+def previous_manifest(out_dir: Path) -> dict:
+    """The manifest an earlier build left in `out_dir` ({} if none), with only
+    the pages whose files are still there, (`inodes`) those files' inodes, and
+    (`served`) the ServedFiles, or None unless every file of the site was found."""
+    try:
+        manifest = json.loads((out_dir / MARKER).read_text())
+        folder = os.lstat(out_dir).st_ino  # before the files: see describe_spare
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(manifest, dict) or manifest.get("generator") != "errorsite":
+        return {}
+    pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
+    shared = manifest.get("global")
+    paths = shared.get("paths") if isinstance(shared, dict) else None
+    # The inodes are for this build only: never written back.
+    manifest["pages"], manifest["inodes"] = {}, {}
+    for path, key in pages.items():
+        inode = served_inode(out_dir, path)
+        if inode is not None:
+            manifest["pages"][path], manifest["inodes"][path] = key, inode
+    found = [served_inode(out_dir, p) for p in paths] if isinstance(paths, list) else [None]
+    if None in found:
+        manifest["global"] = {}
+    manifest["inodes"].update((path, inode) for path, inode in zip(paths if isinstance(paths, list) else (), found)
+                              if inode is not None)
+    # The served files are all listed when they count as many as the build that
+    # wrote the site made: none of them missing, none listed twice.
+    own = 1 + os.path.lexists(out_dir / OUTCOMES)
+    complete = len(manifest["inodes"]) + own == manifest.get("files")
+    manifest["served"] = ServedFiles(folder, manifest["inodes"]) if complete else None
+    return manifest
+
+
+def previous_outcomes(out_dir: Path) -> dict:
+    """Each record file's outcome as the build that wrote `out_dir` left it ({} if none).
+    Read only after previous_manifest found the folder's marker ours."""
+    try:
+        outcomes = json.loads((out_dir / OUTCOMES).read_text())
+    except (OSError, ValueError):
+        return {}
+    return outcomes if isinstance(outcomes, dict) else {}
+
+
+def served_inode(out_dir: Path, path: object) -> int | None:
+    """The inode of the page's file, if it is a regular file (not a link to one): one system call."""
+    try:
+        info = os.lstat(f"{out_dir}/{output_name(path)}")
+    except (ValueError, TypeError, AttributeError, OSError):
+        return None
+    return info.st_ino if stat.S_ISREG(info.st_mode) else None
+
+
+def digests_file(out_dir: Path) -> Path:
+    return out_dir.absolute().with_name(f".{out_dir.name}.{DIGESTS}")
+
+
+def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> None:
+    """Keep the record files' stats and digests (load.file_digests) beside the
+    output for the next build. Not in the site: they are this machine's, and
+    the site must be the same bytes wherever it is built. Best effort, atomic,
+    and only over a file of ours."""
+    path = digests_file(out_dir)
+    temporary = path.with_name(f"{path.name}-{os.getpid()}")
+    try:
+        if path.is_symlink() or (path.exists() and not _is_digests_file(path)):
+            return
+        file = open(temporary, "xb")
+    except OSError:
+        return  # only a slower next build
+    try:
+        with file:
+            file.writelines(inert_json_pieces({"generator": "errorsite", "records": records_folder, "stats": files}))
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+
+
+def _is_digests_file(path: Path) -> bool:
+    with open(path, "rb") as file:
+        return file.read(32).startswith(_DIGESTS_HEAD)
+
+
+_DIGESTS_HEAD = b'{"generator":"errorsite",'

@@ -1,0 +1,119 @@
+"""Taking turns on a lock beside the output, cleaning up after dead builds,
+and the swap that puts a finished site in place."""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import fcntl
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable
+
+from ..cache import DIGESTS
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+@contextmanager
+def build_lock(out_dir: Path, report: Callable[[str], None]):
+    """One build at a time per output folder. The lock file beside it is
+    removed when the build ends (the OS releases a killed build's lock), so a
+    lock is only held on the file that is still at that path."""
+    path = out_dir.with_name(f".{out_dir.name}.lock")
+    waited = False
+    while True:
+        lock = open(path, "a+")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not waited:
+                report(f"waiting for another build into {out_dir} to finish")
+                waited = True
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if os.fstat(lock.fileno()).st_ino == os.stat(path).st_ino:
+                break  # still the lock file: ours
+        except FileNotFoundError:
+            pass  # its holder removed it as we waited: take a fresh one
+        lock.close()
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+        lock.close()
+
+
+def remove_leftovers(out_dir: Path) -> None:
+    """Staging folders of builds that died before they could clean up; a
+    previous site caught mid-swap is put back first. A live build's are kept."""
+    dead = [p for p in sorted(out_dir.parent.glob(f".{out_dir.name}.*-*"))
+            if p.name.rsplit(".", 1)[-1].split("-")[0] in ("building", "old", DIGESTS) and not alive(p)]
+    if not out_dir.exists():
+        for old in (p for p in dead if ".old-" in p.name):
+            os.rename(old, out_dir)
+            dead.remove(old)
+            break
+    for leftover in dead:
+        if f".{DIGESTS}-" in leftover.name:  # save_digests' unfinished file
+            if leftover.is_file() and not leftover.is_symlink():
+                leftover.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def sweep_leftovers(out_dir: Path, report: Callable[[str], None] = print) -> None:
+    """remove_leftovers, under the lock, for a build that writes no site (a no-op
+    rebuild): what killed builds left beside the output still goes."""
+    out_dir = out_dir.absolute()
+    try:
+        with build_lock(out_dir, report):
+            remove_leftovers(out_dir)
+    except OSError:
+        pass  # a read-only parent: nothing to sweep that we could
+
+
+def alive(leftover: Path) -> bool:
+    """Whether the build that made `.NAME.building-PID` is still running."""
+    try:
+        pid = int(leftover.name.rsplit("-", 1)[1])
+    except ValueError:
+        return True  # not one of ours: leave it alone
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# --- the swap -------------------------------------------------------------------------
+
+def swap_into_place(staging: Path, out_dir: Path) -> None:
+    """Afterwards `out_dir` holds the new site and `staging` the old one (if any)."""
+    if not out_dir.exists():
+        os.rename(staging, out_dir)
+        return
+    if not _exchange(staging, out_dir):
+        # No atomic exchange here: two renames, with a moment where out_dir is absent.
+        old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+        os.rename(out_dir, old)
+        os.rename(staging, out_dir)
+        os.rename(old, staging)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    libc_name = ctypes.util.find_library("c")
+    if not libc_name:
+        return False
+    libc = ctypes.CDLL(libc_name, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    return result == 0
