@@ -57,15 +57,22 @@ def scan_records(records_dir: Path, skip: Path | None = None) -> Scan:
     linked folders), ordered by their relative paths' parts (shards.order_key),
     and what could not be taken: a folder that cannot be read, a FIFO, device
     or socket named `*.json` (never opened). `skip`, a folder (the output, when
-    it lies inside), is not walked into: its files are the site's, not records.
-    One scandir per folder: at 100,000 records, pathlib's rglob, sorting and
-    relative_to cost seconds of every rebuild."""
+    it lies inside), is not walked into: its files are the site's, not records."""
+    found, problems = _walk(records_dir, skip)
+    return Scan([RecordFile(records_dir, relative, is_link) for _, relative, is_link in found],
+                [problem for _, problem in problems])
+
+
+def _walk(records_dir: Path, skip: Path | None) -> tuple[list[tuple[list[str], str, bool]],
+                                                           list[tuple[list[str], Problem]]]:
+    """scan_records' files and problems, each with its sort key. One scandir
+    per folder: at 100,000 records, pathlib's rglob, sorting and relative_to
+    cost seconds of every rebuild."""
     skipped = _identity(skip)
-    found: list[tuple[list[str], str, bool]] = []
-    problems: list[tuple[list[str], Problem]] = []
+    found, problems = [], []
 
     def refuse(relative: str, message: str) -> None:
-        shown = printable((records_dir / relative).as_posix() if relative else records_dir.as_posix())
+        shown = printable((records_dir / relative).as_posix())
         problems.append((relative.split("/"), Problem(shown, "file", message)))
 
     folders = [""]
@@ -80,33 +87,34 @@ def scan_records(records_dir: Path, skip: Path | None = None) -> Scan:
         for entry in entries:
             relative = folder + entry.name
             if entry.is_dir(follow_symlinks=False):
-                if not _is(entry, skipped):
+                if not _same_folder(entry, skipped):
                     folders.append(relative + "/")
             elif not entry.name.endswith(".json"):
                 continue
             elif entry.is_symlink() or entry.is_file(follow_symlinks=False):
                 found.append((relative.split("/"), relative, entry.is_symlink()))
-            else:
+            else:  # what no record can be: told from the entry's own stat, never opened
                 try:
                     refuse(relative, _refusal(entry.stat(follow_symlinks=False)) or VANISHED)
                 except OSError:
                     refuse(relative, VANISHED)
     found.sort()
     problems.sort()
-    return Scan([RecordFile(records_dir, relative, is_link) for _, relative, is_link in found],
-                [problem for _, problem in problems])
+    return found, problems
 
 
 def _identity(folder: Path | None) -> tuple[int, int] | None:
+    if folder is None:
+        return None
     try:
-        info = os.stat(folder) if folder is not None else None
+        info = os.stat(folder)
     except OSError:
         return None  # not made yet: nothing in it to skip
-    return (info.st_dev, info.st_ino) if info else None
+    return info.st_dev, info.st_ino
 
 
-def _is(entry: os.DirEntry, identity: tuple[int, int] | None) -> bool:
-    if identity is None or entry.inode() != identity[1]:
+def _same_folder(entry: os.DirEntry, identity: tuple[int, int] | None) -> bool:
+    if identity is None or entry.inode() != identity[1]:  # inode() is free: scandir read it
         return False
     try:
         return entry.stat(follow_symlinks=False).st_dev == identity[0]
@@ -117,19 +125,12 @@ def _is(entry: os.DirEntry, identity: tuple[int, int] | None) -> bool:
 def load_records(records_dir: Path, skip: Path | None = None) -> list[RawRecord]:
     """Each record file loaded, and each of scan_records' problems as a file
     that was not, in the order of their paths."""
-    scan = scan_records(records_dir, skip)
+    found, problems = _walk(records_dir, skip)
     root = Path(os.path.realpath(records_dir))
-    loaded = [load_file(file.path, root) for file in scan.files]
-    refused = [RawRecord(problem.path, None, problem, f"unreadable: {problem.message}") for problem in scan.problems]
-    if not refused:
-        return loaded
-    keys = [file.relative.split("/") for file in scan.files] + [_key(records_dir, raw.path) for raw in refused]
-    return [raw for _, _, raw in sorted(zip(keys, range(len(keys)), loaded + refused))]
-
-
-def _key(records_dir: Path, shown: str) -> list[str]:
-    prefix = printable(records_dir.as_posix()) + "/"
-    return shown.removeprefix(prefix).split("/") if shown.startswith(prefix) else []
+    raws = [(key, load_file(records_dir / relative, root)) for key, relative, _ in found]
+    raws += [(key, RawRecord(problem.path, None, problem, f"unreadable: {problem.message}")) for key, problem in problems]
+    raws.sort(key=lambda keyed: keyed[0])
+    return [raw for _, raw in raws]
 
 
 # Why a record file was not read. Each is one line of the report, and, as

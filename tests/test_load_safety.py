@@ -204,6 +204,17 @@ def test_an_unreadable_subfolder_is_reported_and_the_rest_is_read(records):
     assert seen["files"] == ["good.json"]
 
 
+def test_an_unreadable_file_is_reported_and_digested_from_its_stat(records):
+    (records / "locked.json").write_text("{}")
+    (records / "locked.json").chmod(0)
+    try:
+        seen = read(records, preexec_fn=without_file_permission_override if os.geteuid() == 0 else None)
+    except subprocess.SubprocessError as error:
+        pytest.skip(f"as root, and capabilities cannot be dropped here: {error}")
+    assert seen["loaded"] == [f"{records}/locked.json: file: cannot read: Permission denied"]
+    assert seen["file_digest"] == ["unreadable: cannot read: Permission denied"]
+
+
 def test_the_output_folder_inside_the_records_folder_is_not_read(records):
     (records / "real.json").write_text("{}")
     (records / "site" / "x").mkdir(parents=True)
