@@ -24,7 +24,7 @@ CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCa
 def languages():
     found = tuple(lang for lang in LANGUAGES if pool(lang))
     if not found:
-        pytest.skip("no source tree of bench/sources.py is installed (see README, Benchmarks)")
+        pytest.skip("no source tree of bench/sources.py is installed (see docs/performance.md)")
     return found
 
 

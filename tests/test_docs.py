@@ -1,0 +1,42 @@
+"""The README stays a newcomer's ten minutes, and the links between docs/ pages
+lead somewhere (a file, and a heading when they name one)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def broken_links(page: Path) -> list[str]:
+    broken = []
+    for link in LINK.findall(page.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", link):
+            continue
+        path, _, fragment = link.partition("#")
+        target = (page.parent / path) if path else page
+        if not target.exists():
+            broken.append(link)
+        elif fragment and target.suffix == ".md":
+            headings = re.findall(r"^#+ (.*)$", target.read_text(encoding="utf-8"), re.M)
+            if fragment not in {anchor(h) for h in headings}:
+                broken.append(link)
+    return broken
+
+
+def test_readme_is_short():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines < 300, f"README.md has {lines} lines: move depth into docs/"
+
+
+def test_links_between_docs_pages_resolve():
+    assert DOCS
+    assert {page.name: broken_links(page) for page in DOCS} == {page.name: [] for page in DOCS}
