@@ -170,7 +170,7 @@ def main() -> None:
                              "builds it in memory: about 4 GB at 100k)")
     parser.add_argument("--json", type=Path, help="append each size's figures to this file, one JSON a line")
     parser.add_argument("--results", type=Path, default=results.RESULTS, metavar="FILE",
-                        help="append each size's dated figures here, one JSON a line (default: %(default)s)")
+                        help="append each size's dated figures here, one JSON a line (default: bench/results.jsonl)")
     parser.add_argument("--keep", action="store_true", help="keep the Hugo and floor output in bench/out/")
     parser.add_argument("--install", action="store_true", help="apt-get install the packages the bench needs")
     args = parser.parse_args()
