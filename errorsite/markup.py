@@ -15,13 +15,15 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import LEXERS, BashSessionLexer, TextLexer, find_lexer_class
 from pygments.plugin import find_plugin_lexers
 from pygments.util import ClassNotFound
+
+from . import budget
 
 SAFE_SCHEMES = ("http", "https", "mailto")
 
@@ -51,10 +53,34 @@ def _markdown() -> MarkdownIt:
 _MD = _markdown()
 
 
+# Markdown's HTML grows with its text, by a factor of ten at worst, but for
+# references: one long link definition used a thousand times is written out a
+# thousand times. Past this growth the text is shown as it is, escaped.
+MARKDOWN_GROWTH = 12
+
+
 def markdown(text: str) -> Markup:
     if _PLAIN.match(text):
         return Markup("<p>" + text.replace('"', "&quot;") + "</p>\n")
-    return Markup(_MD.renderer.render(_parsed(text), _MD.options, {}))  # what _MD.render does
+    html = _markdown_html(text)
+    return Markup(html) if html is not None else Markup(f"<p>{escape(text)}</p>\n")
+
+
+def markdown_overgrows(text: str) -> int | None:
+    """The size of the HTML `text` would make, when markdown() shows it as plain text instead."""
+    if _PLAIN.match(text) or _markdown_html(text) is not None:
+        return None
+    return len(_MD.renderer.render(_parsed(text), _MD.options, {}))
+
+
+def markdown_limit(text: str) -> int:
+    return MARKDOWN_GROWTH * len(text) + 200
+
+
+@lru_cache(maxsize=64)  # validate measures a record's prose, then render shows it
+def _markdown_html(text: str) -> str | None:
+    html = _MD.renderer.render(_parsed(text), _MD.options, {})  # what _MD.render does
+    return html if len(html) <= markdown_limit(text) else None
 
 
 # Prose with none of Markdown's syntax is one paragraph of itself, and most
@@ -192,29 +218,60 @@ def looks_like_shell(code: str) -> bool:
 def snippet_lexer(code: str, file_path: str | None) -> Lexer:
     """The record's language, unless the snippet is clearly a shell session."""
     if looks_like_shell(code):
-        return BashSessionLexer(stripnl=False, ensurenl=False)
+        return _SESSION_LEXER
     return lexer_for(file_path)
 
 
+_SESSION_LEXER = BashSessionLexer(stripnl=False, ensurenl=False)
+_PLAIN_LEXER = TextLexer(stripnl=False, ensurenl=False)  # escapes, and makes no spans: linear in the text
 _FORMATTER = HtmlFormatter(nowrap=True)
+HIGHLIGHT_SECONDS = 2.0  # a code block's budget: a lexer that takes longer is stopped, the block shown plain
+
+
+def line_ends(code: str) -> str:
+    return code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
+
+
+def line_count(code: str) -> int:
+    return len(line_ends(code).removesuffix("\n").split("\n"))
 
 
 def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None = None,
-                    last: int | None = None) -> list[CodeLine]:
+                    last: int | None = None, plain: bool = False) -> list[CodeLine]:
     """One CodeLine per source line. Pygments closes every span at a line end,
     so each line's HTML stands alone and can get its own anchor. A final
     newline ends the last line, unless the range (`first`..`last`) says the
-    line after it, blank, is part of the snippet."""
-    code = code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
+    line after it, blank, is part of the snippet. `plain`: escaped, not highlighted."""
+    code = line_ends(code)
     count = len(code.removesuffix("\n").split("\n"))
     if last is not None and last - first + 1 == count + 1 and code.endswith("\n"):
         count += 1
-    lines = _highlight(code, lexer).split("\n")[:count]
+    lines = _code_html(code, lexer, plain).split("\n")[:count]
     return [CodeLine(first + i, Markup(line), first + i == marked) for i, line in enumerate(lines)]
 
 
-def highlight_block(code: str, lexer: Lexer) -> Markup:
-    return Markup(_highlight(code, lexer).rstrip("\n"))
+def highlight_block(code: str, lexer: Lexer, plain: bool = False) -> Markup:
+    return Markup(_code_html(line_ends(code), lexer, plain).rstrip("\n"))
+
+
+def highlight_stalls(code: str, lexer: Lexer) -> bool:
+    """Whether `lexer` takes longer than its budget on `code`, so that the
+    block is shown as plain text (validate asks; render then shows the same)."""
+    return _highlighted(line_ends(code), lexer) is None
+
+
+def _code_html(code: str, lexer: Lexer, plain: bool) -> str:
+    html = None if plain else _highlighted(code, lexer)
+    return html if html is not None else _highlight(code, _PLAIN_LEXER)
+
+
+@lru_cache(maxsize=16)  # validate times a record's code blocks, then render shows them: each is lexed once
+def _highlighted(code: str, lexer: Lexer) -> str | None:
+    """Pygments' HTML, or None when the lexer took longer than the budget (and was stopped)."""
+    try:
+        return budget.run(HIGHLIGHT_SECONDS, _highlight, code, lexer)
+    except budget.OverBudget:
+        return None
 
 
 def _highlight(code: str, lexer: Lexer) -> str:

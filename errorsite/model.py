@@ -53,6 +53,9 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
+CODE_ATTRS = ("source_code", "example_fix", "validation_code", "type_guard", "try_catch_pattern")  # highlighted
+
+
 def shown_pattern(pattern: str | None, message: str) -> str | None:
     """The pattern, only when it tells the reader more than the message."""
     return pattern if pattern and pattern != message else None
@@ -96,6 +99,7 @@ class Record:
     analyzed_at: str | None
     content_changed_at: str | None
     schema_version: int | None
+    plain_code: tuple[str, ...] = ()  # code attributes shown escaped, not highlighted: their lexer was too slow
 
     @property
     def owner(self) -> str:

@@ -125,9 +125,10 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
     lexer = lexer_for(r.file_path)
     source_lines = []
     if r.source_code:
-        source_lines = highlight_lines(r.source_code, lexer, r.source_start or 1, r.line_number, r.source_end)
-    code_blocks = [CodeBlock(anchor, title, highlight_block(getattr(r, attr), snippet_lexer(getattr(r, attr), r.file_path)))
-                   for attr, anchor, title in CODE_SECTIONS if getattr(r, attr)]
+        source_lines = highlight_lines(r.source_code, lexer, r.source_start or 1, r.line_number, r.source_end,
+                                       plain="source_code" in r.plain_code)
+    code_blocks = [CodeBlock(anchor, title, highlight_block(code, snippet_lexer(code, r.file_path), attr in r.plain_code))
+                   for attr, anchor, title in CODE_SECTIONS if (code := getattr(r, attr))]
     prose = {
         "documentation": markdown(r.documentation or ""),
         "trigger_scenarios": markdown(r.trigger_scenarios or ""),

@@ -18,8 +18,7 @@ import re
 
 from . import urls
 from .model import FIELDS, Page
-from .validate import (ID_RE, MAX_ITEMS, MAX_MESSAGE, MAX_TAG, MAX_TAGS, MAX_TEXT, NAME_RE,
-                       OWNER_RE, SCHEMA_VERSION)
+from .validate import ID_RE, MAX_ITEMS, MAX_LINE, MAX_TAGS, NAME_RE, OWNER_RE, SCHEMA_VERSION, text_limit
 
 JSON_TYPES = {str: "string", int: "integer", list: "array"}
 DESCRIPTIONS = {
@@ -87,11 +86,11 @@ def field_schema(field) -> dict:
     schema: dict = {"type": [kind, "null"] if field.nullable else kind,
                     "description": DESCRIPTIONS[field.key]}
     if field.kind is str:
-        schema["maxLength"] = MAX_MESSAGE if field.key in ("errorMessage", "messagePattern") else MAX_TEXT
+        schema["maxLength"] = text_limit(field.key)
     if field.kind is list:
         tags = field.key == "tags"
         schema["items"] = {"type": "string", **({"minLength": 1} if tags else {}),
-                           "maxLength": MAX_TAG if tags else MAX_TEXT}
+                           "maxLength": text_limit(field.key)}
         schema["maxItems"] = MAX_TAGS if tags else MAX_ITEMS
     schema.update(CONTENT_RULES.get(field.key, {}))
     return schema
@@ -112,6 +111,7 @@ CONTENT_RULES: dict[str, dict] = {
     "githubUrl": {"pattern": r"^https://github\.com/[^/\s]+/"},
     "httpStatus": {"minimum": 100, "maximum": 599},
     "schemaVersion": {"maximum": SCHEMA_VERSION},
+    **{key: {"maximum": MAX_LINE} for key in ("lineNumber", "sourceCodeStart", "sourceCodeEnd")},
 }
 
 

@@ -6,6 +6,12 @@ exist without rejects a record: the id, repo, slug, message and GitHub link,
 the required type and severity, and any value of the wrong JSON type. A bad
 optional value (a tag without letters, a malformed date or sha, an
 out-of-range line) is dropped with a `dropped:` problem, and the record built.
+
+Every size and count has a ceiling, so that no record makes a page a browser
+cannot open (about 1 MB at the very worst, every field at its limit), and the
+problems reported for one record are capped. Code a lexer takes too long over
+is shown as plain text, and so is Markdown whose HTML would grow out of
+proportion: both are found here, so `check` reports them as the build does.
 """
 from __future__ import annotations
 
@@ -13,20 +19,33 @@ import json
 import re
 import unicodedata
 from datetime import datetime
-from typing import NamedTuple
+from functools import partial
+from typing import Callable, NamedTuple
 from urllib.parse import urlsplit
 
 from .load import RawRecord, printable
-from .markup import balance_bidi
-from .model import FIELDS, Field, Problem, Record
+from .markup import (HIGHLIGHT_SECONDS, balance_bidi, highlight_stalls, lexer_for, line_count, markdown_limit,
+                     markdown_overgrows, snippet_lexer)
+from .model import CODE_ATTRS, FIELDS, Field, Problem, Record
 from .urls import DEVICE_NAMES, MAX_SEGMENT_BYTES, url_segment
 
 SCHEMA_VERSION = 2
-MAX_TEXT = 200_000          # characters in any one text field
 MAX_MESSAGE = 2_000         # errorMessage / messagePattern: shown in titles and cards
-MAX_ITEMS = 200             # items in solutions / preventionTips
+TEXT_LIMITS = {             # characters, by field; the largest real values are a fifth of these or less
+    "errorMessage": MAX_MESSAGE, "messagePattern": MAX_MESSAGE,
+    "sourceCode": 8_000, "exampleFix": 3_000, "validationCode": 3_000, "typeGuard": 3_000,
+    "tryCatchPattern": 3_000, "documentation": 5_000, "triggerScenarios": 5_000, "commonSituations": 5_000,
+    "githubUrl": 2_000, "filePath": 500,
+    "id": 2_000, "repo": 2_000, "slug": 2_000,  # held to their own, shorter rules in check_values
+}
+MAX_LABEL = 300             # characters in any other text field (a type, a class, a date…)
+MAX_ITEMS = 20              # items in solutions / preventionTips
+MAX_ITEM = 400              # characters in one of them
 MAX_TAGS = 50
 MAX_TAG = 64
+MAX_SOURCE_LINES = 500      # lines of sourceCode, each with its own number and anchor
+MAX_LINE = 10_000_000       # lineNumber, sourceCodeStart, sourceCodeEnd
+MAX_PROBLEMS = 10           # reported per record (of each kind); the rest are counted in one line
 
 OWNER_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")
 NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,100}")
@@ -110,34 +129,55 @@ def check(path: str, data: object) -> Checked:
     dataset_version = data.get("datasetVersion")
     if dataset_version is not None and not isinstance(dataset_version, str):
         issues.reject("datasetVersion", f"expected a string, got {describe(dataset_version)}")
-    elif dataset_version is not None and SURROGATE_RE.search(dataset_version):
-        issues.drop("datasetVersion", NOT_UNICODE.format(short(dataset_version)))
+    elif dataset_version is not None and (problem := text_problem("datasetVersion", dataset_version)):
+        issues.drop("datasetVersion", problem)
         dataset_version = None
     if not issues.rejected:
         check_values(values, issues)
-    problems = [Problem(path, key, message, dropped) for key, message, dropped in issues.found]
     if issues.rejected:
-        return Checked(None, [p for p in problems if not p.dropped])
-    record = Record(source_file=path, dataset_version=balanced(dataset_version),
-                    **{attr: balanced(value) for attr, value in values.items()})
-    return Checked(record, problems)
+        return Checked(None, issues.problems(path, dropped=False))
+    values = {attr: balanced(value) for attr, value in values.items()}  # as the page shows them
+    check_markdown(values, issues)
+    record = Record(source_file=path, dataset_version=balanced(dataset_version), **values,
+                    plain_code=slow_code(values, issues))
+    return Checked(record, issues.problems(path, dropped=True))
 
 
 class Issues:
-    """What is wrong with one record, in the order found."""
+    """What is wrong with one record, in the order found: the first
+    MAX_PROBLEMS rejections and drops, and how many more of each there were."""
 
     def __init__(self) -> None:
         self.found: list[tuple[str, str, bool]] = []
+        self.counts = {False: 0, True: 0}           # by kind (dropped or not)
+        self.more: dict[bool, set[str]] = {False: set(), True: set()}  # the fields of those not kept
 
     @property
     def rejected(self) -> bool:
-        return any(not dropped for _, _, dropped in self.found)
+        return self.counts[False] > 0
 
-    def reject(self, key: str, message: str) -> None:
-        self.found.append((key, message, False))
+    def reject(self, key: str, message: str | Callable[[], str]) -> None:
+        self.add(key, message, False)
 
-    def drop(self, key: str, message: str) -> None:
-        self.found.append((key, message, True))
+    def drop(self, key: str, message: str | Callable[[], str]) -> None:
+        self.add(key, message, True)
+
+    def add(self, key: str, message: str | Callable[[], str], dropped: bool) -> None:
+        self.counts[dropped] += 1
+        if self.counts[dropped] <= MAX_PROBLEMS:
+            self.found.append((key, message if isinstance(message, str) else message(), dropped))
+        else:
+            self.more[dropped].add(key.partition("[")[0])
+
+    def problems(self, path: str, dropped: bool) -> list[Problem]:
+        """Those of one kind, the ones not kept summed up in one last line."""
+        kept = [Problem(path, key, message, dropped) for key, message, kind in self.found if kind == dropped]
+        more = self.counts[dropped] - len(kept)
+        if more:
+            fields = self.more[dropped]
+            where = (next(iter(fields)), "field") if len(fields) == 1 else ("record", "record")
+            kept.append(Problem(path, where[0], f"and {more} more problems in this {where[1]}, not listed", dropped))
+        return kept
 
 
 def read_field(field: Field, body: dict, issues: Issues):
@@ -170,11 +210,10 @@ def read_list(key: str, value: object, issues: Issues) -> tuple[str, ...]:
             return ()
     kept = []
     for i, item in enumerate(value):
-        problem = text_problem(key, item)
-        if problem:
-            issues.drop(f"{key}[{i}]", problem)
-        else:
+        if text_fits(key, item):
             kept.append(item)
+        else:  # the message only if it is one of those shown: a list may hold a million
+            issues.drop(f"{key}[{i}]", partial(text_problem, key, item))
     limit = MAX_TAGS if key == "tags" else MAX_ITEMS
     if len(kept) > limit:
         issues.drop(key, f"has {len(kept)} items, at most {limit} allowed: the first {limit} are kept")
@@ -182,9 +221,22 @@ def read_list(key: str, value: object, issues: Issues) -> tuple[str, ...]:
     return tuple(kept)
 
 
+def text_limit(key: str) -> int:
+    """The most characters a text field, or an item of a list field, may have."""
+    if key in ("solutions", "preventionTips"):
+        return MAX_ITEM
+    if key == "tags":
+        return MAX_TAG
+    return TEXT_LIMITS.get(key, MAX_LABEL)
+
+
+def text_fits(key: str, value: str) -> bool:
+    return (len(value) <= text_limit(key) or key == "tags") and not SURROGATE_RE.search(value)
+
+
 def text_problem(key: str, value: str) -> str | None:
-    limit = MAX_MESSAGE if key in ("errorMessage", "messagePattern") else MAX_TEXT
-    if len(value) > limit:
+    limit = text_limit(key)
+    if len(value) > limit and key != "tags":  # a long tag is reported by checked_tags
         return f"is {len(value)} characters long, at most {limit} allowed"
     if SURROGATE_RE.search(value):  # JSON can spell one: "\ud800"
         return NOT_UNICODE.format(short(value))
@@ -227,8 +279,16 @@ def check_values(v: dict, issues: Issues) -> None:
         require(url_segment(v[attr]) != "", key, f"{short(v[attr])} has no letters or digits")
     if v["schema_version"] is not None:
         require(v["schema_version"] <= SCHEMA_VERSION, "schemaVersion",
-                f"version {v['schema_version']} is newer than this build reads ({SCHEMA_VERSION})")
+                f"version {number(v['schema_version'])} is newer than this build reads ({SCHEMA_VERSION})")
     v["tags"] = tuple(checked_tags(v["tags"], issues))
+    for key, attr in (("lineNumber", "line_number"), ("sourceCodeStart", "source_start"),
+                      ("sourceCodeEnd", "source_end")):
+        if v[attr] is not None:
+            keep(abs(v[attr]) <= MAX_LINE, key, attr, f"{number(v[attr])} is not a line number (at most {MAX_LINE})")
+    if v["source_code"] is not None:
+        lines = line_count(v["source_code"])
+        keep(lines <= MAX_SOURCE_LINES, "sourceCode", "source_code",
+             f"has {lines} lines, at most {MAX_SOURCE_LINES} allowed")
     if v["analyzed_sha"] is not None:
         keep(REF_RE.fullmatch(v["analyzed_sha"]) is not None, "analyzedSha", "analyzed_sha",
              f"{short(v['analyzed_sha'])} is not a commit sha or tag")
@@ -237,7 +297,7 @@ def check_values(v: dict, issues: Issues) -> None:
             keep(is_iso_date(v[attr]), key, attr, f"{short(v[attr])} is not an ISO 8601 date")
     if v["http_status"] is not None:
         keep(100 <= v["http_status"] <= 599, "httpStatus", "http_status",
-             f"{v['http_status']} is not an HTTP status")
+             f"{number(v['http_status'])} is not an HTTP status")
     start, end, line = v["source_start"], v["source_end"], v["line_number"]
     if start is not None and end is not None and not 1 <= start <= end:
         issues.drop("sourceCodeStart", f"{start}..{end} is not a line range, so sourceCodeStart and "
@@ -246,6 +306,37 @@ def check_values(v: dict, issues: Issues) -> None:
     elif start is not None and end is not None and line is not None:
         keep(start <= line <= end, "lineNumber", "line_number",
              f"{line} is outside sourceCodeStart..sourceCodeEnd ({start}..{end})")
+
+
+MARKDOWN_FIELDS = (("documentation", "documentation"), ("triggerScenarios", "trigger_scenarios"),
+                   ("commonSituations", "common_situations"))
+
+
+def check_markdown(v: dict, issues: Issues) -> None:
+    """Prose whose HTML would grow out of proportion (one long link used many
+    times) is shown as plain text: reported, the value kept."""
+    texts = [(key, v[attr]) for key, attr in MARKDOWN_FIELDS if v[attr]]
+    texts += [(f"{key}[{i}]", item) for key, attr in (("solutions", "solutions"), ("preventionTips", "prevention_tips"))
+              for i, item in enumerate(v[attr])]
+    for key, text in texts:
+        size = markdown_overgrows(text)
+        if size is not None:
+            issues.drop(key, f"its Markdown makes {size} characters of HTML, over {markdown_limit(text)}: "
+                             "shown as plain text")
+
+
+def slow_code(v: dict, issues: Issues) -> tuple[str, ...]:
+    """The code fields a lexer takes too long over, to be shown as plain text
+    (the lexer is stopped when its time is up)."""
+    slow = []
+    for field in (field for field in FIELDS if field.attr in CODE_ATTRS and v[field.attr]):
+        code = v[field.attr]
+        lexer = lexer_for(v["file_path"]) if field.attr == "source_code" else snippet_lexer(code, v["file_path"])
+        if highlight_stalls(code, lexer):
+            issues.drop(field.key, f"highlighting with the {lexer.name} lexer took over {HIGHLIGHT_SECONDS:g} s; "
+                                   "shown as plain text")
+            slow.append(field.attr)
+    return tuple(slow)
 
 
 def checked_tags(tags: tuple[str, ...], issues: Issues):
@@ -312,7 +403,15 @@ def describe(value: object) -> str:
         return "an object"
     if isinstance(value, str):
         return short(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number(value)
     return json.dumps(value)
+
+
+def number(value: int) -> str:
+    """An integer as written, or its length when that is long."""
+    digits = len(str(abs(value)))
+    return str(value) if digits <= 20 else f"a {digits}-digit number"
 
 
 def short(text: str, limit: int = 60) -> str:

@@ -591,7 +591,7 @@ GENERATED = {  # file name → (maker, "field: message")
     "many-tags.json": (make_many_tags, "tags: dropped: has 100000 items, at most 50 allowed: the first 50 are kept"),
     "deep-10k.json": (make_deep_nesting, "file: invalid JSON: nested too deeply"),
     "deep-object-100k.json": (make_deep_object, "file: invalid JSON: nested too deeply"),
-    "long-source.json": (make_long_source, "sourceCode: dropped: is 1048576 characters long, at most 200000 allowed"),
+    "long-source.json": (make_long_source, "sourceCode: dropped: is 1048576 characters long, at most 8000 allowed"),
     "long-message.json": (make_long_message, "errorMessage: is 3000 characters long, at most 2000 allowed"),
     "symlink-outside.json": (make_symlink_out, "file: points outside the records folder"),
     "surrogate-message.json": (make_surrogate, 'errorMessage: "ERR \\ud800 syntax error" is not valid Unicode '

@@ -175,14 +175,14 @@ def test_a_message_over_the_limit_rejects_the_record():
 @pytest.mark.parametrize("changes, line, attr, kept", [
     ({"messagePattern": "x" * 2001}, "messagePattern: dropped: is 2001 characters long, at most 2000 allowed",
      "pattern", None),
-    ({"documentation": "x" * 200_001},
-     "documentation: dropped: is 200001 characters long, at most 200000 allowed", "documentation", None),
-    ({"solutions": ["x"] * 201}, "solutions: dropped: has 201 items, at most 200 allowed: the first 200 are kept",
-     "solutions", ("x",) * 200),
+    ({"documentation": "x" * 5_001},
+     "documentation: dropped: is 5001 characters long, at most 5000 allowed", "documentation", None),
+    ({"solutions": ["x"] * 21}, "solutions: dropped: has 21 items, at most 20 allowed: the first 20 are kept",
+     "solutions", ("x",) * 20),
     ({"tags": ["x"] * 51}, "tags: dropped: has 51 items, at most 50 allowed: the first 50 are kept",
      "tags", ("x",) * 50),
-    ({"preventionTips": ["ok", "x" * 200_001]},
-     "preventionTips[1]: dropped: is 200001 characters long, at most 200000 allowed", "prevention_tips", ("ok",)),
+    ({"preventionTips": ["ok", "x" * 401]},
+     "preventionTips[1]: dropped: is 401 characters long, at most 400 allowed", "prevention_tips", ("ok",)),
 ])
 def test_sizes_over_the_limit_drop_the_value(changes, line, attr, kept):
     record, printed = dropped_lines(**changes)
