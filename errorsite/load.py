@@ -339,15 +339,3 @@ def _signature(path: str) -> list[int] | None:
     except OSError:
         return None
     return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
-
-
-def load_digests(path: Path, records_folder: str) -> dict[str, list]:
-    """The record files' stats and digests an earlier build left (write.save_digests),
-    if it read the same records folder; {} if none or unreadable."""
-    try:
-        saved = load_json(path)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(saved, dict) or saved.get("records") != records_folder or not isinstance(saved.get("stats"), dict):
-        return {}
-    return saved["stats"]

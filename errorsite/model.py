@@ -185,6 +185,16 @@ class Reuse(NamedTuple):
     origin: str | None = None
 
 
+class Outcome(NamedTuple):
+    """What became of one record file: load → validate → render."""
+
+    problems: list[Problem]
+    summary: Summary | None       # None: the record was rejected
+    pages: list[Page | Reuse]     # its files (records.record_files), or Reuses of the same paths
+    key: str | None               # what the pages were made from (cache.keys.record_key)
+    digest: str | None = None     # of the record file's bytes, when this outcome read them (load.file_digest)
+
+
 def inert_json(value: object) -> bytes:
     """Compact, sorted JSON with `<`, `>` and `&` escaped: the files the site
     serves hold record text, and stay inert if a browser reads one as HTML."""

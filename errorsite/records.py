@@ -1,59 +1,31 @@
-"""The per-record half of the build: each record file → load → validate →
-render, on its own, in worker processes. What comes back is small: the
-problems, the record's Summary for the global steps, its files (the page and
-its record.json, or Reuses of the previous build's), and the key they were
-made from.
-
-Rendering is a pure function of the record and of the render fingerprint (the
-generator's code, templates, static files, library versions and base URL), so
-a page whose record and fingerprint are unchanged is the previous build's page,
-byte for byte: that is what makes incremental builds correct by construction.
+"""Step 2 and 3 for each record file: load → validate → render, on its own,
+in worker processes. What comes back is small (model.Outcome): the problems,
+the record's Summary for the global steps, its files (the page and its
+record.json, or Reuses of the previous build's), and the key they were made
+from (cache.keys.record_key).
 """
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
-from importlib.metadata import PackageNotFoundError, version
+import traceback
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
-from . import __version__, lexing, urls
-from .load import file_digest, load_file
-from .model import Page, Problem, Record, Reuse, Summary
-from .render import TEMPLATES, SiteOptions, environment, record_page, summarize
+import jinja2
+
+from . import lexing, urls
+from .cache.keys import record_key
+from .load import load_file
+from .model import Outcome, Page, Record, Reuse, Summary
+from .render import SiteOptions, environment, record_page, summarize, template_error
 from .validate import check
 from .api import record_json
 from .links import oembed_page, permalink_page
 
-PACKAGE = Path(__file__).resolve().parent
-LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
 
-
-class Outcome(NamedTuple):
-    problems: list[Problem]
-    summary: Summary | None       # None: the record was rejected
-    pages: list[Page | Reuse]     # record_files, or Reuses of the same paths
-    key: str | None               # what the pages were made from
-    digest: str | None = None     # of the record file's bytes, when this outcome read them (load.file_digest)
-
-
-def render_fingerprint(site: urls.Site, options: SiteOptions, static_dir: Path) -> str:
-    """Everything besides the record that a record page depends on."""
-    digest = hashlib.sha256(f"{__version__}\0{site.base_url}\0{options!r}\0".encode())
-    for name in LIBRARIES:
-        try:
-            digest.update(f"{name}={version(name)}\0".encode())
-        except PackageNotFoundError:
-            digest.update(f"{name}=?\0".encode())
-    for folder in (PACKAGE, TEMPLATES, static_dir, *([options.templates] if options.templates else [])):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def record_key(record: Record, fingerprint: str) -> str:
-    """A record page's cache key: its validated record, and the fingerprint."""
-    return hashlib.sha256(f"{fingerprint}\0{record!r}".encode()).hexdigest()[:32]
+class RenderFailed(Exception):
+    """A record that could not be rendered: the message names its file, and the
+    template and line or the traceback. It crosses process boundaries whole."""
 
 
 class Worker:
@@ -74,7 +46,7 @@ class Worker:
 
     def __call__(self, path: Path) -> Outcome:
         raw = load_file(path, self.root)
-        digest = raw.digest or file_digest(path)  # what a file not loaded holds all the same
+        digest = raw.digest
         if raw.problem:
             return Outcome([raw.problem], None, [], None, digest)
         checked = check(raw.path, raw.data)
@@ -88,7 +60,12 @@ class Worker:
             pages = [Reuse(path) for path in paths]
         else:
             self.env = self.env or environment(self.site, options=self.options, versions=self.versions)
-            pages = record_files(self.env, record, summary)
+            try:
+                pages = record_files(self.env, record, summary)
+            except jinja2.TemplateError as error:
+                raise RenderFailed(f"{raw.path}: template error: {template_error(error)}") from None
+            except Exception:  # a bug: its traceback, which a pool would not carry back, and the record
+                raise RenderFailed(f"{raw.path}: cannot render:\n{traceback.format_exc()}") from None
         return Outcome(checked.problems, summary, pages, key, digest)
 
 

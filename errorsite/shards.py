@@ -6,8 +6,8 @@ file's outcome (problems, Summary, file paths, key). `build.py assemble`
 reads the shards' outcomes back, in the order one build would have made them,
 and runs the global stages: the same bytes as one build.
 
-Only the (de)serialization lives here; `load.load_shard` reads the file and
-the pipeline decides what to do with it.
+Only the (de)serialization and the check that the shards make one whole site
+live here; the pipeline decides what to do with them.
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import hashlib
 from pathlib import Path
 from typing import NamedTuple
 
-from .model import Page, Problem, Reuse, Summary, inert_json
-from .records import Outcome
+from .load import load_json
+from .model import Outcome, Page, Problem, Reuse, Summary, inert_json
 
 SHARD_FILE = "shard.json"
 FORMAT = 3  # 2: each entry lists its files (the page and its record.json); 3: the records folder
@@ -99,3 +99,29 @@ def check_complete(shards: list[tuple[Path, Shard, str]], fingerprint: str) -> N
         if theirs != fingerprint:
             raise ShardError(f"{folder}: built with other code, templates, settings or base URL than this "
                              "assemble; build every shard and assemble with the same ones")
+
+
+class Assembled(NamedTuple):
+    """The shards' outcomes, in the order one build would have made them."""
+    entries: list[ShardEntry]
+    sources: dict[str, str]
+    records_folder: str      # "" when the shards were made from different records folders
+
+
+def read_shards(folders: list[Path], fingerprint: str) -> Assembled:
+    """Every shard's outcomes, once all N slices of one split made with
+    `fingerprint` are there; ShardError otherwise."""
+    shards, entries, sources, records_folders = [], [], {}, set()
+    for folder in folders:
+        try:
+            shard, theirs, shard_entries, shard_sources, records_folder = read_shard(
+                folder.absolute(), load_json(folder / SHARD_FILE))
+        except (OSError, ValueError) as error:
+            raise ShardError(f"{folder / SHARD_FILE}: cannot read: {error}") from None
+        shards.append((folder, shard, theirs))
+        entries += shard_entries
+        sources.update(shard_sources)
+        records_folders.add(records_folder)
+    check_complete(shards, fingerprint)
+    entries.sort(key=lambda entry: order_key(entry.relative))
+    return Assembled(entries, sources, records_folders.pop() if len(records_folders) == 1 else "")

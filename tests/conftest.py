@@ -35,17 +35,17 @@ def need_shared() -> None:
 def site_files(records, site, static, options=None) -> dict[str, bytes]:
     """Every file of a site made in memory, as the pipeline makes it: the record
     pages and record.json files, then the global pages made from the records' summaries."""
-    from errorsite.pipeline import Collected, global_pages
     from errorsite.records import record_files
     from errorsite.render import SiteOptions, environment, summarize
+    from errorsite.sitewide import History, sitewide_pages
     options = options or SiteOptions()
-    collected = Collected()
     env = environment(site, options=options)
-    collected.summaries = [summarize(record) for record in records]
-    own = [record_files(env, record, summary) for record, summary in zip(records, collected.summaries)]
-    collected.html_paths = [files[0].path for files in own]
+    summaries = [summarize(record) for record in records]
+    own = [record_files(env, record, summary) for record, summary in zip(records, summaries)]
+    html_paths = [files[0].path for files in own]
+    made = sitewide_pages(site, summaries, html_paths, static, options, "", History.of(None), None)
     result: dict[str, bytes] = {}
-    for page in [*(page for files in own for page in files), *global_pages(site, collected, static, options)]:
+    for page in [*(page for files in own for page in files), *made]:
         assert page.path not in result, f"two pages at {page.path}"
         assert isinstance(page.content, bytes)
         result[page.path] = page.content

@@ -1,4 +1,4 @@
-"""pipeline.Beside: a generator run in a process of its own, its items handed over one at a time."""
+"""sitewide.Beside: a generator run in a process of its own, its items handed over one at a time."""
 from __future__ import annotations
 
 import os
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from errorsite.pipeline import Beside
+from errorsite.sitewide import Beside
 
 pytestmark = pytest.mark.slow  # each test starts a Python process
 

@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 from errorsite import load
-from errorsite.load import file_digest, file_digests, load_digests, record_files, trusted_stats
+from errorsite.load import file_digest, file_digests, record_files, trusted_stats
 from errorsite.cache import MARKER
-from errorsite.cache.stored import digests_file, save_digests
+from errorsite.cache.stored import digests_file, load_digests, save_digests
 from tests.conftest import build_quietly
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "records"

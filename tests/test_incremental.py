@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import pipeline
+from errorsite import pipeline, sitewide
+from errorsite.cache import keys
 from errorsite import records as records_module
 from errorsite import cache, render
 from errorsite.cache import stored
@@ -135,7 +136,7 @@ def test_a_template_edit_renders_every_record_page_again(corpus, tmp_path, monke
     record_html = templates / "record.html"
     record_html.write_text(record_html.read_text().replace("</article>", "<p>edited</p></article>", 1))
     monkeypatch.setattr(render, "TEMPLATES", templates)
-    monkeypatch.setattr(records_module, "TEMPLATES", templates)
+    monkeypatch.setattr(keys, "TEMPLATES", templates)
     result, _ = build_quietly(corpus, site, jobs=1)
     assert result.reused == 0
     clean = built(corpus, tmp_path / "clean", jobs=1, cache=False, previous_urls=history)
@@ -178,7 +179,7 @@ def test_an_edit_that_keeps_every_summary_reuses_the_global_pages(corpus, tmp_pa
     data["record"]["solutions"] = ["An edited solution."]
     path.write_text(json.dumps(data), "utf-8")
     with monkeypatch.context() as patched:
-        patched.setattr(pipeline, "history_key", lambda *args: pytest.fail("the history was merged again"))
+        patched.setattr(sitewide, "history_key", lambda *args: pytest.fail("the history was merged again"))
         result, _ = build_quietly(records, site, jobs=2)
     assert "global pages reused" in result.timings and result.reused == COUNT - 1
     clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_urls=history)

@@ -104,3 +104,15 @@ def _is_digests_file(path: Path) -> bool:
 
 
 _DIGESTS_HEAD = b'{"generator":"errorsite",'
+
+
+def load_digests(path: Path, records_folder: str) -> dict[str, list]:
+    """The record files' stats and digests an earlier build left (save_digests),
+    if it read the same records folder; {} if none or unreadable."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(saved, dict) or saved.get("records") != records_folder or not isinstance(saved.get("stats"), dict):
+        return {}
+    return saved["stats"]

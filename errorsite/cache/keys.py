@@ -1,0 +1,55 @@
+"""The keys that say whether something the previous build made may be reused.
+
+Rendering is a pure function of the record and of the render fingerprint
+(the generator's code, templates, static files, library versions, settings
+and base URL), so a page whose record and fingerprint are unchanged is the
+previous build's page, byte for byte: that is what makes incremental builds
+correct by construction.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from .. import __version__, urls
+from ..model import Record, Summary
+from ..render import TEMPLATES, SiteOptions
+
+PACKAGE = Path(__file__).resolve().parent.parent
+LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
+
+
+def render_fingerprint(site: urls.Site, options: SiteOptions, static_dir: Path) -> str:
+    """Everything besides the record that a record page depends on."""
+    digest = hashlib.sha256(f"{__version__}\0{site.base_url}\0{options!r}\0".encode())
+    for name in LIBRARIES:
+        try:
+            digest.update(f"{name}={version(name)}\0".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name}=?\0".encode())
+    for folder in (PACKAGE, TEMPLATES, static_dir, *([options.templates] if options.templates else [])):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def record_key(record: Record, fingerprint: str) -> str:
+    """A record page's cache key: its validated record, and the fingerprint."""
+    return hashlib.sha256(f"{fingerprint}\0{record!r}".encode()).hexdigest()[:32]
+
+
+def summaries_key(fingerprint: str, summaries: list[Summary], extra: str = "") -> str:
+    """A key for what depends on `fingerprint`, every summary (in order) and `extra`."""
+    digest = hashlib.sha256(fingerprint.encode())
+    for summary in summaries:
+        digest.update(repr(summary).encode() + b"\0")
+    digest.update(extra.encode())
+    return digest.hexdigest()[:32]
+
+
+def history_digest(previous_urls: object) -> str:
+    """The URL history a build starts from (redirect pages depend on it)."""
+    text = json.dumps(previous_urls, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]

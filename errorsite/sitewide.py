@@ -1,0 +1,186 @@
+"""Step 4, the pages made from every record's summary: listings, code pages,
+the JSON API, feeds, redirects, search, sitemap and the static files.
+
+They are a pure function of the summaries, the render fingerprint and the URL
+history, so when none changed the previous build's files are linked instead
+(cache.plan.global_reuse).
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import multiprocessing.connection
+import time
+from contextlib import contextmanager
+from typing import Callable, Generator, Iterator, NamedTuple
+
+from . import urls
+from .api import api_pages
+from .assets import cache_headers, static_files, versions
+from .browse import browse_pages, last_modified, opensearch, robots, sitemap
+from .cache.keys import history_digest, summaries_key
+from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
+from .feeds import feed_pages
+from .links import code_pages, listing_paths
+from .model import Page, Reuse, Summary
+from .redirects import history_key, redirect_pages, served_lists
+from .render import SiteOptions, environment
+from .schema import schema_page
+from .search import search_pages
+
+# Below this many summaries the search data is made in this process: starting another costs more.
+BESIDE_THRESHOLD = 200
+
+
+class History(NamedTuple):
+    """The URL history a build starts from (redirects.py), and its digest."""
+    manifest: object
+    digest: str
+
+    @staticmethod
+    def of(manifest: object) -> "History":
+        return History(manifest, history_digest(manifest))
+
+
+class SitewideDone(NamedTuple):
+    """What the global step made: what the next build needs to reuse its pages, and its warnings."""
+    pages: GlobalPages
+    warnings: list[str]
+    timings: dict[str, float]
+
+
+def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
+                   options: SiteOptions, fingerprint: str, history: History, previous: GlobalPages | None,
+                   jobs: int = 1) -> Generator[Page | Reuse, None, SitewideDone]:
+    """Every global page, or the previous build's when their key did not change.
+    `record_paths`: the record pages' paths, in the order they were written."""
+    timings: dict[str, float] = {}
+    summaries = sorted(summaries, key=urls.record_path)
+    by_summaries = summaries_key(fingerprint, summaries)
+    lists = []
+
+    def precise_key() -> str:
+        lists.append(listing_paths(summaries, options.page_size))
+        return summaries_key(by_summaries + history_key(history.manifest, summaries, lists[0]), [])
+
+    reuse, key = global_reuse(previous, by_summaries, history.digest, precise_key)
+    if reuse:
+        with timed(timings, "global pages reused"):
+            yield from (Reuse(path) for path in previous.paths)
+        return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
+    paths, html_paths, served, warnings = [], list(record_paths), "", []
+    for page in made_pages(site, summaries, html_paths, static, options, history.manifest, jobs, timings, warnings):
+        paths.append(page.path)
+        if page.path == urls.URLS_PATH:
+            served = history_digest(json.loads(page.content))
+        yield page
+    if lists and served_lists(summaries, html_paths) != lists[0]:
+        return SitewideDone(NO_GLOBAL_PAGES, warnings, timings)  # listing_paths is out of step: reuse nothing
+    return SitewideDone(GlobalPages(key, paths, by_summaries, served), warnings, timings)
+
+
+def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str], static: dict[str, bytes],
+               options: SiteOptions, previous_urls: object, jobs: int, timings: dict[str, float],
+               warnings: list[str]) -> Iterator[Page]:
+    """The global pages, made; the listings' paths are added to `html_paths`
+    as they are made: the redirects and the sitemap need every HTML page."""
+    static = static_files(static)
+    env = environment(site, len(summaries), options, versions(static))
+    # The search data is the largest global step and needs nothing the others make:
+    # with more than one process, it is made in another one while this one renders the listings.
+    search = Beside(search_items, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD \
+        else search_items(summaries)
+    try:
+        with timed(timings, "listings"):
+            for page in browse_pages(env, summaries):
+                html_paths.append(page.path)
+                yield page
+            for page in code_pages(env, summaries):
+                html_paths.append(page.path)
+                yield page
+        with timed(timings, "links"):  # the JSON API and the feeds
+            yield from api_pages(site, summaries)
+            yield from feed_pages(site, options.title, summaries)
+        with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
+            yield from redirect_pages(env, summaries, html_paths, previous_urls)
+        with timed(timings, "search"):
+            warnings += next(search)
+            yield from search
+    finally:
+        search.close()  # a build that failed before the search stage stops the process beside
+    with timed(timings, "static"):
+        yield from (Page(urls.STATIC_PATH + name, content) for name, content in static.items())
+        yield cache_headers(site)
+        yield sitemap(site, html_paths, last_modified(summaries))
+        yield robots(site)
+        yield opensearch(env)
+        yield schema_page(site)
+        yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
+
+
+@contextmanager
+def timed(timings: dict[str, float], name: str):
+    """Adds the wall time of a block (writing its pages included) to `timings[name]`."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
+
+
+def search_items(summaries: list[Summary]) -> Iterator[list[str] | Page]:
+    """The search data's warnings, then its files one by one."""
+    files = search_pages(summaries)
+    yield files.warnings
+    yield from files.pages
+
+
+class Beside:
+    """The items of `function(*args)`, made in a process of its own started now,
+    and handed over one at a time as they are asked for: the asking process
+    never holds them all (a future's result would arrive whole, and be
+    unpickled beside its own bytes: at 100k records, 70 MB of search data
+    twice, at the build's peak)."""
+
+    def __init__(self, function: Callable[..., Iterator], *args):
+        context = multiprocessing.get_context("spawn")
+        self.receiving, sending = context.Pipe(duplex=False)
+        # A daemon: a build that fails before asking leaves no process waiting to send.
+        self.process = context.Process(target=send_items, args=(sending, function, *args), daemon=True)
+        self.process.start()
+        sending.close()  # the child's end: receiving sees EOF if the child dies
+
+    def __iter__(self) -> "Beside":
+        return self
+
+    def __next__(self):
+        try:
+            kind, value = self.receiving.recv()
+        except EOFError:
+            self.close()
+            raise RuntimeError(f"the process beside ended ({self.process.exitcode}) before its last item") from None
+        if kind == "item":
+            return value
+        self.process.join()  # it ends once it has sent this
+        self.close()
+        if kind == "error":
+            raise value
+        raise StopIteration
+
+    def close(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+        self.receiving.close()
+
+
+def send_items(sending: multiprocessing.connection.Connection, function: Callable[..., Iterator], *args) -> None:
+    """Beside's other end: each item, then the end or the error."""
+    try:
+        for item in function(*args):
+            sending.send(("item", item))
+    except Exception as error:
+        sending.send(("error", error))
+    else:
+        sending.send(("end", None))
+    sending.close()
