@@ -21,6 +21,7 @@ import jinja2
 from .check import FORMATS, check, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
 from .pipeline import BuildResult, assemble, build, summary_line, timing_lines
+from .records import RenderFailed
 from .shards import Shard, ShardError, parse_shard
 from .write import OutputRefused, WriteFailed
 from .render import template_error
@@ -161,6 +162,9 @@ def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
         result = run()
     except jinja2.TemplateError as error:
         print(f"template error: {template_error(error)}\nnothing written", file=sys.stderr)
+        return 1
+    except RenderFailed as failure:
+        print(f"{failure}\nnothing written", file=sys.stderr)
         return 1
     except OutputRefused as refusal:
         print(f"build.py: {refusal}", file=sys.stderr)

@@ -19,11 +19,11 @@ from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 
 from . import urls
 from .assets import static_files, versions
-from .cache.keys import render_fingerprint
+from .cache.keys import file_key, render_fingerprint
 from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, comparable, known_outcomes,
                          page_keys, unchanged)
 from .cache.stored import ServedFiles, digests_file, load_digests, previous_manifest, previous_outcomes, save_digests
-from .load import file_digests, load_static, load_url_manifest, printable, scan_records, trusted_stats
+from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
 from .model import Outcome, Page, Problem, Reuse, Summary
 from .records import Worker, outcomes
 from .render import TEMPLATES, SiteOptions
@@ -110,7 +110,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     found = [file for file in scan.files if shard is None or in_shard(file.relative, shard)]
     unread = [ShardEntry(f"?{problem.path}", Outcome([problem], None, [], None, f"unreadable: {problem.message}"))
               for problem in scan.problems if shard is None or in_shard(problem.path, shard)]
-    names = [printable(file.relative) for file in found]
+    names = [file_key(file.relative) for file in found]
     kept = load_digests(digests_file(out_dir), root.as_posix()) if cache else {}
     sources, settled = file_digests(found, names, kept, time.time_ns(),
                                     previous.sources if comparable(previous, fingerprint, folder) else {})

@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import pipeline, sitewide
-from errorsite.cache import keys
+from errorsite import cache, pipeline, render, sitewide
 from errorsite import records as records_module
-from errorsite import cache, render
-from errorsite.cache import stored
+from errorsite.cache import keys, stored
 from tests.conftest import build_quietly
 
 pytestmark = pytest.mark.slow  # real multi-process builds of a 204-record corpus
@@ -239,3 +237,22 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     assert opened == [site] and len(loaded) == 6  # every record read again
     clean = built(records, tmp_path / "clean", cache=False, previous_urls=history)
     assert tree(site) == tree(clean)
+
+
+def test_two_file_names_that_print_alike_are_two_files_to_the_cache(tmp_path):
+    """`x<newline>.json` and `x\\n.json` print the same in a report, but the
+    build's state keys each by its real name: an edit to either is seen."""
+    records = tmp_path / "records"
+    records.mkdir()
+    newline, backslash = records / "x\n.json", records / "x\\n.json"
+    newline.write_text(json.dumps(record_data(1)))
+    backslash.write_text(json.dumps(record_data(2)))
+    built(records, tmp_path / "site")
+    backslash.write_text(json.dumps(record_data(2, solutions=["Edited."])))
+    again, _ = build_quietly(records, tmp_path / "site")
+    assert (again.records, again.reused) == (2, 1)
+    assert any(b"Edited." in page.read_bytes() for page in (tmp_path / "site").rglob("index.html"))
+    newline.write_text(json.dumps(record_data(1, solutions=["Also edited."])))
+    third, _ = build_quietly(records, tmp_path / "site")
+    assert (third.records, third.reused) == (2, 1)
+    assert any(b"Also edited." in page.read_bytes() for page in (tmp_path / "site").rglob("index.html"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -53,3 +54,15 @@ def history_digest(previous_urls: object) -> str:
     """The URL history a build starts from (redirect pages depend on it)."""
     text = json.dumps(previous_urls, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def file_key(relative: str) -> str:
+    """A record file's key in the build's state: its path relative to the records
+    folder, itself when it is valid Unicode, else its bytes in hex behind a NUL,
+    which no file name holds. Never a printed form: two names that print alike
+    (a newline, and a backslash and an n) are two files."""
+    try:
+        relative.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes, kept by the file system encoding's surrogateescape
+        return "\0" + os.fsencode(relative).hex()
+    return relative
