@@ -165,3 +165,26 @@ def test_report_receives_every_problem_line(tmp_path):
 ])
 def test_summary_line(result, line):
     assert summary_line(result) == line
+
+
+@pytest.mark.parametrize("jobs, count", [(1, 3), pytest.param(2, 204, marks=pytest.mark.slow)])
+def test_a_render_failure_names_the_record_file_and_the_template_line(tmp_path, capsys, jobs, count):
+    """Serial or in worker processes, the message names the record being rendered
+    and the template's line; nothing is written."""
+    from errorsite.cli import main
+    base = json.loads(next((Path(__file__).parent.parent / "records").glob("*.json")).read_text("utf-8"))
+    records = tmp_path / "records"
+    records.mkdir()
+    for i in range(count):
+        data = copy.deepcopy(base)
+        data["record"].update(id=f"r{i:04d}", slug=f"error-{i}")
+        (records / f"r{i:04d}.json").write_text(json.dumps(data), "utf-8")
+    theme = tmp_path / "theme"
+    theme.mkdir()
+    (theme / "record.html").write_text("<p>\n{{ record.no_such_field }}</p>\n", "utf-8")
+    status = main(["--records", str(records), "--out", str(tmp_path / "site"), "--templates", str(theme),
+                   "-j", str(jobs), "-q"])
+    error = capsys.readouterr().err
+    assert status == 1 and not (tmp_path / "site").exists()
+    assert f"{records.as_posix()}/r0000.json: template error: " in error and "record.html:2:" in error, error
+    assert "nothing written" in error
