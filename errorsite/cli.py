@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
 def collect_garbage_less_often() -> None:
     """A build keeps hundreds of thousands of long-lived objects (summaries,
     outcomes, the previous build's state), and CPython's collector, run every
-    700 allocations, walks the older ones again and again: 15% of a one-record
-    rebuild at 100k. Its own data has no reference cycles worth collecting
+    700 allocations, walks the older ones again and again. Its own data has
+    no reference cycles worth collecting
     early, so a collection every 100,000 allocations is plenty. Not in the
     workers (records.py): their objects live for one record."""
     gc.set_threshold(100_000, 50, 100)

@@ -134,7 +134,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
             pages = Finished(site_pages(entries, total, begun, history, previous.global_pages, strict, jobs,
                                         report, progress))
         served_inodes, served = previous.inodes, previous.served
-        del previous  # what is still needed the worker and `served_inodes` hold (hundreds of MB at 100k)
+        del previous  # used up: what is still needed, the worker and `served_inodes` hold
         result = write_build(out_dir, pages, force, report, timings, begun, served_inodes, served,
                              lambda: next_build(begun, history, sources, folder, *pages.value))
         sources = {**sources, **(pages.value[0].digests if pages.value else {})}
@@ -215,7 +215,7 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
         if outcome.summary is None:
             continue
         # The Summary and Problems themselves, not lists of their values: JSON
-        # writes a tuple as the same array, and at 100k the copies cost 20 MB.
+        # writes a tuple as the same array, and copies would grow with the records.
         remembered[entry.relative] = [outcome.problems, outcome.summary, [page.path for page in outcome.pages],
                                       outcome.key]
         summaries.append(outcome.summary)

@@ -139,8 +139,8 @@ class Beside:
     """The items of `function(*args)`, made in a process of its own started now,
     and handed over one at a time as they are asked for: the asking process
     never holds them all (a future's result would arrive whole, and be
-    unpickled beside its own bytes: at 100k records, 70 MB of search data
-    twice, at the build's peak)."""
+    unpickled beside its own bytes: the search data twice, at the build's
+    peak of memory)."""
 
     def __init__(self, function: Callable[..., Iterator], *args):
         context = multiprocessing.get_context("spawn")

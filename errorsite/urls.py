@@ -122,7 +122,7 @@ def output_name(path: str) -> str:
     return name
 
 
-# --- links that last, and the site's data for other tools (issue 12) -----------------
+# --- links that last, and the site's data for other tools ------------------------------
 # A record's id never changes, so its permalink and oEmbed file outlive slug and
 # repository renames; ids are [A-Za-z0-9_-]{1,64} (validate.ID_RE), safe as a segment.
 PERMALINKS_PATH = OWN + "r/"

@@ -124,7 +124,7 @@ def global_reuse(previous: GlobalPages | None, summaries: str, history: str,
     the key of this build's. The same summaries starting from the URL history
     the previous pages served give the same pages: merging a history with the
     records that made it changes nothing (redirects.history_key). Otherwise the
-    precise key decides; it merges the history, which costs seconds at 100k."""
+    precise key decides; it merges the history, which grows with the records."""
     if previous is None:
         return False, precise_key()
     if (previous.summaries, previous.history_served) == (summaries, history):

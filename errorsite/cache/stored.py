@@ -15,7 +15,7 @@ from . import DIGESTS, MARKER, OUTCOMES
 class ServedFiles(NamedTuple):
     """Every file of the served site, as previous_manifest found them: the
     inode of each page's file by its path (the manifest's `inodes` itself, not
-    a copy: 436,000 entries at 100k), and the served folder's own inode, which
+    a copy: one entry per file of the site), and the served folder's own inode, which
     tells whether another build replaced the site since."""
     folder: int
     inodes: dict[str, int]
