@@ -40,3 +40,7 @@ def test_readme_is_short():
 def test_links_between_docs_pages_resolve():
     assert DOCS
     assert {page.name: broken_links(page) for page in DOCS} == {page.name: [] for page in DOCS}
+
+
+def test_the_readme_links_resolve():
+    assert broken_links(ROOT / "README.md") == []
