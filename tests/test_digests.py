@@ -8,7 +8,7 @@ import shutil
 import time
 from pathlib import Path
 
-from errorsite import load
+from errorsite.load import digests as digest_module  # where file_digests looks its helpers up
 from errorsite.load import file_digest, file_digests, record_files, trusted_stats
 from errorsite.cache import MARKER
 from errorsite.cache.stored import digests_file, load_digests, save_digests
@@ -39,7 +39,7 @@ def test_a_file_whose_stat_is_known_is_not_read_again(tmp_path, monkeypatch):
     assert first == {"a.json": file_digest(tmp_path / "a.json"), "b.json": file_digest(tmp_path / "b.json")}
     assert set(known) == {"a.json", "b.json"}
     read = []
-    monkeypatch.setattr(load, "file_digest", lambda path: read.append(path.name) or file_digest(path))
+    monkeypatch.setattr(digest_module, "file_digest", lambda path: read.append(path.name) or file_digest(path))
     again, _ = digests(tmp_path, known)
     assert again == first and read == []
 
@@ -48,7 +48,7 @@ def test_a_file_no_previous_digest_is_compared_with_is_left_to_its_worker(tmp_pa
     write(tmp_path, "a.json", '{"a": 1}')
     write(tmp_path, "b.json", '{"b": 2}')
     read = []
-    monkeypatch.setattr(load, "file_digest", lambda path: read.append(path.name) or file_digest(path))
+    monkeypatch.setattr(digest_module, "file_digest", lambda path: read.append(path.name) or file_digest(path))
     sources, trusted = digests(tmp_path, {}, compared={"b.json": "an old digest"})
     assert sources == {"a.json": None, "b.json": file_digest(tmp_path / "b.json")} and read == ["b.json"]
     assert set(trusted) == {"b.json"}  # a.json's digest is not known yet
@@ -58,7 +58,7 @@ def test_a_first_build_takes_each_digest_from_the_bytes_its_worker_read(tmp_path
     records = tmp_path / "records"
     shutil.copytree(EXAMPLES, records)
     (records / "broken.json").write_text("{not json", "utf-8")
-    monkeypatch.setattr(load, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
+    monkeypatch.setattr(digest_module, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
     build_quietly(records, tmp_path / "site")
     saved = json.loads(digests_file(tmp_path / "site").read_text())["stats"]
     assert {name: entry[-1] for name, entry in saved.items()} == \
@@ -102,7 +102,7 @@ def test_a_known_entry_for_another_records_folder_or_a_foreign_file_is_ignored(t
 def test_a_rebuild_that_trusts_the_stats_equals_a_clean_build(tmp_path, monkeypatch):
     records = tmp_path / "records"
     shutil.copytree(EXAMPLES, records)
-    monkeypatch.setattr(load, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
+    monkeypatch.setattr(digest_module, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
     build_quietly(records, tmp_path / "site")
     saved = json.loads(digests_file(tmp_path / "site").read_text())
     assert saved["records"] == records.resolve().as_posix() and len(saved["stats"]) == len(list(records.glob("*.json")))
