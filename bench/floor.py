@@ -1,7 +1,7 @@
 """The floor: the work no generator of these pages can skip, in one process.
 
 Parse every record's JSON, highlight each of its code fields with Pygments
-(the lexers of errorsite/markup.py, and its formatter options: HtmlFormatter
+(the lexers of errorsite/markup/code.py, and its formatter options: HtmlFormatter
 with nowrap=True), and write one HTML file per record holding the results.
 No templates, no Markdown, no listings, no search index: whatever our build
 costs above this is overhead we could, in principle, remove.
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from errorsite.markup import lexer_for, snippet_lexer  # noqa: E402
 
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
-FORMATTER = HtmlFormatter(nowrap=True)  # as errorsite/markup.py
+FORMATTER = HtmlFormatter(nowrap=True)  # as errorsite/markup/code.py
 
 
 def render(rec: dict) -> bytes:

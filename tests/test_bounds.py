@@ -20,7 +20,8 @@ from markupsafe import Markup
 
 from tests.conftest import build_quietly
 from errorsite.check import check as check_folder
-from errorsite.markup import HIGHLIGHT_SECONDS, _PLAIN_LEXER, highlight_lines
+from errorsite.markup import HIGHLIGHT_SECONDS, highlight_lines
+from errorsite.markup.code import _PLAIN_LEXER
 from errorsite.validate import MAX_PROBLEMS, check
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hostile" / "bounds"

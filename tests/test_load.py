@@ -1,4 +1,4 @@
-"""load.py: bytes → JSON or a Problem naming the file.
+"""load/: bytes → JSON or a Problem naming the file.
 
 `parse_json` is pure and tested directly; the few tests that need real files
 write them under tmp_path (no mocks of the file system).

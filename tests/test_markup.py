@@ -1,4 +1,4 @@
-"""markup.py: markdown made safe, summaries, and highlighted code lines."""
+"""markup/: markdown made safe, summaries, and highlighted code lines."""
 from __future__ import annotations
 
 import re
@@ -8,7 +8,7 @@ from hypothesis import example, given, settings, strategies as st
 from markupsafe import Markup
 from pygments.lexers import BashSessionLexer, PythonLexer, RustLexer, TextLexer
 
-from errorsite import markup
+from errorsite.markup import prose
 from errorsite.markup import (highlight_block, highlight_lines, is_safe_link, lexer_for, markdown,
                               plain_text, snippet_lexer, summary)
 
@@ -28,12 +28,12 @@ PROSE = "aZ09 ,.;:'\"()?/%=@$-_*`[]<>&!#+~|\\\t\n"
 @example("a  b")
 @example("a:b http://example.org/x?y=1")
 def test_plain_prose_skips_the_parser_and_gives_markdown_its_html(text):
-    assert str(markdown(text)) == markup._MD.render(text)
+    assert str(markdown(text)) == prose._MD.render(text)
 
 
 def test_the_fast_path_takes_ordinary_list_items():
-    assert markup._PLAIN.match("Pin cpython and read its changelog, then test (again)")
-    assert not markup._PLAIN.match("- a list") and not markup._PLAIN.match("Use `x`")
+    assert prose._PLAIN.match("Pin cpython and read its changelog, then test (again)")
+    assert not prose._PLAIN.match("- a list") and not prose._PLAIN.match("Use `x`")
 
 
 def test_markdown_returns_markup():
@@ -244,7 +244,7 @@ def test_the_lexer_class_is_pygments_choice_for_every_pattern_of_its():
     """A name made from each of Pygments' filename patterns ("*.py" → "x.py",
     "[Mm]akefile" → "Makefile"), classes compared without making the lexers."""
     from pygments.lexers import LEXERS, find_lexer_class_for_filename
-    from errorsite.markup import _chosen_class, _matching_patterns
+    from errorsite.markup.code import _chosen_class, _matching_patterns
     names = {re.sub(r"\[!?([^\]]+)\]", lambda m: m.group(1)[0], glob).replace("*", "x").replace("?", "x")
              for *_, globs, _ in LEXERS.values() for glob in globs}
     assert len(names) > 500

@@ -1,4 +1,4 @@
-"""validate.py: every rule, each on a real record with one field changed.
+"""validate/: every rule, each on a real record with one field changed.
 
 The base record is tests/fixtures/bad/good-dataclass-on-model.json, a copy of a
 real pydantic record with every optional field but two filled in.

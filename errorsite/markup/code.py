@@ -1,21 +1,15 @@
-"""Turn record text into safe HTML: markdown prose and highlighted code.
-
-Every string here is untrusted. Markdown runs with raw HTML off and a link
-filter; Pygments escapes the code it is given. Both return markupsafe.Markup so
-templates insert them once, unescaped, and never wrap them again.
-"""
+"""Code → highlighted HTML lines: the lexer a file's name calls for, and
+Pygments run under a time budget, the block shown as plain text when the
+lexer is too slow."""
 from __future__ import annotations
 
 import fnmatch
 import re
-import unicodedata
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import NamedTuple
-from urllib.parse import urlsplit
 
-from markdown_it import MarkdownIt
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
@@ -23,110 +17,7 @@ from pygments.lexers import LEXERS, BashSessionLexer, TextLexer, find_lexer_clas
 from pygments.plugin import find_plugin_lexers
 from pygments.util import ClassNotFound
 
-from . import budget
-
-SAFE_SCHEMES = ("http", "https", "mailto")
-
-
-def is_safe_link(url: str) -> bool:
-    """Only http(s), mailto and relative links; `javascript:` and friends never pass."""
-    cleaned = "".join(c for c in url if c.isprintable() and not c.isspace())
-    try:
-        scheme = urlsplit(cleaned).scheme.lower()
-    except ValueError:
-        return False
-    return scheme in SAFE_SCHEMES or (scheme == "" and not cleaned.startswith("//"))
-
-
-def _markdown() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    md.validateLink = is_safe_link
-
-    def link_open(renderer, tokens, idx, options, env):
-        tokens[idx].attrSet("rel", "nofollow ugc noopener")
-        return renderer.renderToken(tokens, idx, options, env)
-
-    md.add_render_rule("link_open", link_open)
-    return md
-
-
-_MD = _markdown()
-
-
-# Markdown's HTML grows with its text, by a factor of ten at worst, but for
-# references: one long link definition used a thousand times is written out a
-# thousand times. Past this growth the text is shown as it is, escaped.
-MARKDOWN_GROWTH = 12
-
-
-def markdown(text: str) -> Markup:
-    if _PLAIN.match(text):
-        return Markup("<p>" + text.replace('"', "&quot;") + "</p>\n")
-    html = _markdown_html(text)
-    return Markup(html) if html is not None else Markup(f"<p>{escape(text)}</p>\n")
-
-
-def markdown_overgrows(text: str) -> int | None:
-    """The size of the HTML `text` would make, when markdown() shows it as plain text instead."""
-    if _PLAIN.match(text) or _markdown_html(text) is not None:
-        return None
-    return len(_MD.renderer.render(_parsed(text), _MD.options, {}))
-
-
-def markdown_limit(text: str) -> int:
-    return MARKDOWN_GROWTH * len(text) + 200
-
-
-@lru_cache(maxsize=64)  # validate measures a record's prose, then render shows it
-def _markdown_html(text: str) -> str | None:
-    html = _MD.renderer.render(_parsed(text), _MD.options, {})  # what _MD.render does
-    return html if len(html) <= markdown_limit(text) else None
-
-
-# Prose with none of Markdown's syntax is one paragraph of itself, and most
-# list items (solutions, tips) are such prose: markdown-it's parser costs a
-# tenth of a millisecond for each, to write `<p>text</p>` with `"` escaped.
-# Starting with a letter rules out every block marker, and the characters
-# allowed start no inline syntax (tests/test_markup.py checks that the output
-# is markdown-it's on generated text).
-_PLAIN = re.compile(r"[A-Za-z](?:[A-Za-z0-9 ,.;:'\"()?/%=@$-]*[A-Za-z0-9,.;:'\"()?/%=@$-])?\Z")
-
-
-@lru_cache(maxsize=8)  # a record's documentation is parsed for its summary, then for its page
-def _parsed(text: str) -> list:
-    return _MD.parse(text, {})
-
-
-def plain_text(text: str) -> str:
-    """Markdown source → its visible text on one line (for summaries and meta tags)."""
-    words = []
-    for token in _parsed(text):
-        for child in token.children or ():
-            if child.type in ("text", "code_inline"):
-                words.append(child.content)
-            elif child.type in ("softbreak", "hardbreak"):
-                words.append(" ")
-        words.append(" ")  # between paragraphs and list items
-    return " ".join("".join(words).split())
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` whole if it fits in `limit` characters, else cut at a word
-    boundary (or mid-word, for a long one) with an ellipsis, `limit` in all."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    at_space = cut.rsplit(" ", 1)[0]
-    return (at_space if len(at_space) >= limit // 2 else cut).rstrip(" ,;:") + "…"
-
-
-@lru_cache(maxsize=256)  # a record page's description and its Summary's card are the same sentence
-def summary(text: str | None, limit: int = 160) -> str:
-    """The first sentence of some prose, at most `limit` characters."""
-    plain = plain_text(text or "")
-    end = plain.find(". ")
-    sentence = plain[: end + 1] if 0 < end < limit else plain
-    return sentence if len(sentence) <= limit else sentence[: limit - 1].rsplit(" ", 1)[0] + "…"
+from .. import budget
 
 
 class CodeLine(NamedTuple):
@@ -137,16 +28,16 @@ class CodeLine(NamedTuple):
 
 def lexer_for(file_path: str | None) -> Lexer:
     # Pygments picks a lexer by the file's base name alone, and finding it scans
-    # every lexer's patterns (~20 ms): cache by base name, which repeats far more
-    # than whole paths do (lib.rs, errors.go, index.js).
+    # every lexer's patterns: cache by base name, which repeats far more than
+    # whole paths do (lib.rs, errors.go, index.js).
     return _lexer_for_name(PurePosixPath(file_path or "").name)
 
 
 @lru_cache(maxsize=16384)
 def _lexer_for_name(name: str) -> Lexer:
-    # Most base names are new (a corpus of 500 records has ~300), but they fall
-    # into a few dozen kinds: Pygments' choice depends only on which of its
-    # filename patterns match, so names matching the same ones share a lexer.
+    # Most base names are new to a build, but they fall into a few dozen kinds:
+    # Pygments' choice depends only on which of its filename patterns match, so
+    # names matching the same ones share a lexer.
     return _lexer_for_matches(_matching_patterns(name))
 
 
@@ -159,7 +50,7 @@ def _chosen_class(matches: tuple[tuple[str, str], ...]) -> type[Lexer]:
     """The lexer class Pygments' get_lexer_for_filename picks among these
     matches (given no code: by priority, a bonus for a pattern without `*`,
     then class name; the last of equals). Asking Pygments itself would compile
-    all ~900 of its patterns in every process, a third of a second."""
+    every one of its patterns in every process."""
     if not matches:
         return TextLexer
     rated = sorted(((_lexer_class(lexer), glob) for lexer, glob in matches),
@@ -200,7 +91,7 @@ def _patterns_by_tail() -> dict[str, list[tuple[int, str, str]]]:
     return by_tail
 
 
-@lru_cache(maxsize=1)  # finding them reads every installed package's entry points: 5 ms
+@lru_cache(maxsize=1)  # finding them reads every installed package's entry points
 def _plugin_lexers() -> dict[str, type[Lexer]]:
     """Plugin lexers by module and qualified name, in the order Pygments tries them."""
     return {f"{cls.__module__}.{cls.__qualname__}": cls for cls in find_plugin_lexers()}
@@ -284,43 +175,3 @@ def pygments_css() -> str:
     light = HtmlFormatter(style="default").get_style_defs(".highlight")
     dark = HtmlFormatter(style="github-dark").get_style_defs(".highlight")
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
-
-
-# ---- Bidirectional text: record text may hold U+202E and friends ------------------
-_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, each closed by PDF
-_ISOLATES = "\u2066\u2067\u2068"          # LRI RLI FSI, each closed by PDI
-_PDF, _PDI = "\u202c", "\u2069"
-_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
-_NEEDS_ISOLATION = frozenset({"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
-
-
-def balance_bidi(text: str) -> str:
-    """Drop the bidi controls that close what the text never opened, and close
-    what it leaves open, so that no override or isolate reaches past the text
-    (a stray PDI would otherwise end the <bdi> around it)."""
-    if not _BIDI_CONTROL.search(text):
-        return text
-    kept, open_ = [], []
-    for c in text:
-        if c in _EMBEDDINGS or c in _ISOLATES:
-            open_.append(c)
-        elif c == _PDF:
-            if not open_ or open_[-1] not in _EMBEDDINGS:
-                continue
-            open_.pop()
-        elif c == _PDI:
-            if not any(o in _ISOLATES for o in open_):
-                continue
-            while open_.pop() not in _ISOLATES:  # a PDI also ends the embeddings inside
-                pass
-        kept.append(c)
-    return "".join(kept) + "".join(_PDI if o in _ISOLATES else _PDF for o in reversed(open_))
-
-
-def isolate(text: str) -> str:
-    """Record text where a <bdi> cannot go (<title>) or would change markup: set
-    between FSI and PDI when it holds right-to-left letters or bidi controls,
-    so it cannot reorder the text around it. Other text is left as it is."""
-    if not text.isascii() and any(unicodedata.bidirectional(c) in _NEEDS_ISOLATION for c in text):
-        return f"\u2068{balance_bidi(text)}\u2069"  # (no ASCII character is right-to-left or a control)
-    return text

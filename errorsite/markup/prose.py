@@ -1,0 +1,114 @@
+"""Markdown prose → safe HTML: raw HTML off, links filtered; and the plain
+text and summaries made from it."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
+
+
+SAFE_SCHEMES = ("http", "https", "mailto")
+
+
+def is_safe_link(url: str) -> bool:
+    """Only http(s), mailto and relative links; `javascript:` and friends never pass."""
+    cleaned = "".join(c for c in url if c.isprintable() and not c.isspace())
+    try:
+        scheme = urlsplit(cleaned).scheme.lower()
+    except ValueError:
+        return False
+    return scheme in SAFE_SCHEMES or (scheme == "" and not cleaned.startswith("//"))
+
+
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.validateLink = is_safe_link
+
+    def link_open(renderer, tokens, idx, options, env):
+        tokens[idx].attrSet("rel", "nofollow ugc noopener")
+        return renderer.renderToken(tokens, idx, options, env)
+
+    md.add_render_rule("link_open", link_open)
+    return md
+
+
+_MD = _markdown()
+
+
+# Markdown's HTML grows with its text, by a factor of ten at worst, but for
+# references: one long link definition used a thousand times is written out a
+# thousand times. Past this growth the text is shown as it is, escaped.
+MARKDOWN_GROWTH = 12
+
+
+def markdown(text: str) -> Markup:
+    if _PLAIN.match(text):
+        return Markup("<p>" + text.replace('"', "&quot;") + "</p>\n")
+    html = _markdown_html(text)
+    return Markup(html) if html is not None else Markup(f"<p>{escape(text)}</p>\n")
+
+
+def markdown_overgrows(text: str) -> int | None:
+    """The size of the HTML `text` would make, when markdown() shows it as plain text instead."""
+    if _PLAIN.match(text) or _markdown_html(text) is not None:
+        return None
+    return len(_MD.renderer.render(_parsed(text), _MD.options, {}))
+
+
+def markdown_limit(text: str) -> int:
+    return MARKDOWN_GROWTH * len(text) + 200
+
+
+@lru_cache(maxsize=64)  # validate measures a record's prose, then render shows it
+def _markdown_html(text: str) -> str | None:
+    html = _MD.renderer.render(_parsed(text), _MD.options, {})  # what _MD.render does
+    return html if len(html) <= markdown_limit(text) else None
+
+
+# Prose with none of Markdown's syntax is one paragraph of itself, and most
+# list items (solutions, tips) are such prose: it is written as `<p>text</p>`
+# with `"` escaped, without running markdown-it's parser over each.
+# Starting with a letter rules out every block marker, and the characters
+# allowed start no inline syntax (tests/test_markup.py checks that the output
+# is markdown-it's on generated text).
+_PLAIN = re.compile(r"[A-Za-z](?:[A-Za-z0-9 ,.;:'\"()?/%=@$-]*[A-Za-z0-9,.;:'\"()?/%=@$-])?\Z")
+
+
+@lru_cache(maxsize=8)  # a record's documentation is parsed for its summary, then for its page
+def _parsed(text: str) -> list:
+    return _MD.parse(text, {})
+
+
+def plain_text(text: str) -> str:
+    """Markdown source → its visible text on one line (for summaries and meta tags)."""
+    words = []
+    for token in _parsed(text):
+        for child in token.children or ():
+            if child.type in ("text", "code_inline"):
+                words.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                words.append(" ")
+        words.append(" ")  # between paragraphs and list items
+    return " ".join("".join(words).split())
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` whole if it fits in `limit` characters, else cut at a word
+    boundary (or mid-word, for a long one) with an ellipsis, `limit` in all."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    at_space = cut.rsplit(" ", 1)[0]
+    return (at_space if len(at_space) >= limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
+@lru_cache(maxsize=256)  # a record page's description and its Summary's card are the same sentence
+def summary(text: str | None, limit: int = 160) -> str:
+    """The first sentence of some prose, at most `limit` characters."""
+    plain = plain_text(text or "")
+    end = plain.find(". ")
+    sentence = plain[: end + 1] if 0 < end < limit else plain
+    return sentence if len(sentence) <= limit else sentence[: limit - 1].rsplit(" ", 1)[0] + "…"
