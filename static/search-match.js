@@ -17,21 +17,17 @@
 
   var PLACEHOLDER = /\{[^{}\s]{0,40}\}/g;   // as errorsite/tokens.py PLACEHOLDER
   var MIN_LITERAL = 8;  // shorter literal text would match half of any paste
-  var GAP = "[\\s\\S]{0,200}?";  // what a placeholder may stand for
-  var MAX_GAP = 200;
+  var MAX_GAP = 200;    // characters a placeholder may stand for
   // A leading error code (Redis's `ERR`, `WRONGTYPE`, Node's `ENOENT:`) or level.
   var DROPPABLE = /^(?:[A-Z][A-Z0-9_]{2,}:?|[Ee]rror:|[Ff]atal:|[Ww]arning:|[Pp]anic:|(?:error|warning)\[\w+\]:)\s+(?=\S)/;
   var DROP_PENALTY = 0.5;
   var NEAR_PENALTY = 3;
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
+  var WORD = /^[\p{L}\p{N}_]/u, WORD_END = /[\p{L}\p{N}_]$/u;
 
   function squash(text) {
     text = String(text).toLowerCase();
     return /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
-  }
-
-  function escapeRegExp(text) {
-    return text.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
   }
 
   /* The literal pieces between placeholders, trimmed, outer empty ones gone. */
@@ -44,38 +40,107 @@
     return pieces;
   }
 
+  /* The pieces as links of a chain: {text, gap}, `gap` the most characters
+   * allowed between the link before and this one, MAX_GAP for each
+   * placeholder between them (adjacent placeholders, `{a}{b}` or `{a} {b}`,
+   * leave an empty piece between them: it only widens the gap). */
+  function linksOf(pieces) {
+    var links = [], gap = 0;
+    for (var i = 0; i < pieces.length; i++) {
+      if (i > 0) gap += MAX_GAP;
+      if (pieces[i] === "") continue;
+      links.push({ text: pieces[i], gap: gap });
+      gap = 0;
+    }
+    return links;
+  }
+
   /* What the index holds of a pattern: its text with placeholders blanked. */
   function literalText(pattern) {
     return String(pattern).replace(PLACEHOLDER, " ");
   }
 
-  /* {literal, test(haystack)} for a list of pieces, or null when too short.
-   * The regex is compiled only once its longest piece is found in the paste:
-   * most candidates never get that far. */
-  function exact(pieces) {
-    var literal = 0, longest = "";
-    for (var i = 0; i < pieces.length; i++) {
-      literal += pieces[i].length;
-      if (pieces[i].length > longest.length) longest = pieces[i];
-    }
-    if (literal < MIN_LITERAL) return null;
-    var regex = null;
-    return {
-      literal: literal,
-      pieces: pieces,
-      test: function (haystack) {
-        if (haystack.indexOf(longest) < 0) return false;
-        if (!regex) regex = patternRegex(pieces);
-        return regex.test(haystack);
-      },
-    };
+  /* Whether a letter, digit or `_` ends just before `i` / starts at `i`
+   * (code points, so that a letter outside the BMP counts as one). */
+  function wordBefore(text, i) {
+    if (i <= 0) return false;
+    var low = text.charCodeAt(i - 1);
+    var start = low >= 0xdc00 && low <= 0xdfff && i >= 2 && (text.charCodeAt(i - 2) & 0xfc00) === 0xd800 ? i - 2 : i - 1;
+    return WORD.test(text.slice(start, i));
   }
 
-  function patternRegex(pieces) {
-    var body = pieces.map(function (p) { return escapeRegExp(p).replace(/ /g, "\\s+"); }).join(GAP);
-    var start = /^[\p{L}\p{N}_]/u.test(pieces[0]) ? "(?<![\\p{L}\\p{N}_])" : "";
-    var end = /[\p{L}\p{N}_]$/u.test(pieces[pieces.length - 1]) ? "(?![\\p{L}\\p{N}_])" : "";
-    return new RegExp(start + body + end, "u");
+  function wordAt(text, i) {
+    return i < text.length && WORD.test(text.slice(i, i + 2));
+  }
+
+  function next(text, piece, from) {
+    var at = text.indexOf(piece, from);
+    return at < 0 ? Infinity : at;
+  }
+
+  /* Whether the links occur in `text` in order, each within its gap of the
+   * end of the one before; the first not right after a word character when it
+   * starts with one, the last not right before one when it ends with one.
+   *
+   * Linear in the text for each link, whatever the pattern: where the next
+   * link may start is a list of intervals, [from, to, from, to…], at most one
+   * per MAX_GAP characters. Occurrences that follow each other within the gap
+   * make one interval, so a run of them is crossed with lastIndexOf; one
+   * cursor walks the text forward through all the intervals. Nothing
+   * backtracks: a regex with `[\s\S]{0,200}?` gaps did, exponentially in the
+   * number of adjacent placeholders. */
+  function chainFound(links, text, wordStart, wordEnd) {
+    var allowed = [0, text.length];
+    for (var k = 0; k < links.length; k++) {
+      var piece = links[k].text, m = piece.length, last = k === links.length - 1;
+      var gap = last ? 0 : links[k + 1].gap;
+      var checkStart = k === 0 && wordStart, checkEnd = last && wordEnd;
+      var starts = [], at = -1;
+      for (var a = 0; a < allowed.length && at !== Infinity; a += 2) {
+        var to = Math.min(allowed[a + 1], text.length - m);
+        if (at < allowed[a]) at = next(text, piece, allowed[a]);
+        while (at <= to) {
+          if ((checkStart && wordBefore(text, at)) || (checkEnd && wordAt(text, at + m))) {
+            at = next(text, piece, at + 1);
+            continue;
+          }
+          if (last) return true;
+          var run = at;
+          while (!checkStart) {
+            var far = text.lastIndexOf(piece, Math.min(to, run + gap));
+            if (far <= run) break;
+            run = far;
+          }
+          var end = run + m + gap;
+          if (starts.length && at + m <= starts[starts.length - 1] + 1) starts[starts.length - 1] = end;
+          else starts.push(at + m, end);
+          at = next(text, piece, run + 1);
+        }
+      }
+      if (!starts.length) return false;
+      allowed = starts;
+    }
+    return links.length > 0;
+  }
+
+  /* {literal, links, test(haystack)} for a list of pieces, or null when too
+   * short. `haystack` is squash()ed: one space wherever the paste has any. */
+  function exact(pieces) {
+    var links = linksOf(pieces), literal = 0, longest = "";
+    for (var i = 0; i < links.length; i++) {
+      literal += links[i].text.length;
+      if (links[i].text.length > longest.length) longest = links[i].text;
+    }
+    if (literal < MIN_LITERAL) return null;
+    var wordStart = WORD.test(links[0].text), wordEnd = WORD_END.test(links[links.length - 1].text);
+    return {
+      literal: literal,
+      links: links,
+      test: function (haystack) {
+        // Most candidates stop here: their longest piece is not in the paste.
+        return haystack.indexOf(longest) >= 0 && chainFound(links, haystack, wordStart, wordEnd);
+      },
+    };
   }
 
   /* A matcher for one pattern, or null when it has too little literal text to
@@ -134,9 +199,9 @@
   function nearValue(matcher, text) {
     var budget = Math.min(4, Math.max(1, Math.floor(matcher.literal / 12)));
     var edits = 0, position = 0;
-    for (var p = 0; p < matcher.pieces.length; p++) {
-      var piece = matcher.pieces[p];
-      var to = p === 0 ? text.length : Math.min(text.length, position + MAX_GAP + piece.length + budget);
+    for (var p = 0; p < matcher.links.length; p++) {
+      var piece = matcher.links[p].text;
+      var to = p === 0 ? text.length : Math.min(text.length, position + matcher.links[p].gap + piece.length + budget);
       if (piece.length < MIN_NEAR_PIECE) {
         var at = text.indexOf(piece, position);
         if (at < 0 || at >= to) return 0;

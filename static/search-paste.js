@@ -16,38 +16,43 @@
   // "drop" rules discard them (timestamps, addresses, runtime boilerplate);
   // "frame" rules are context that is a stack frame. Every rule is anchored on
   // shapes real messages do not have, such as file:line:col, `what():` or a
-  // leading `SomethingError:`.
+  // leading `SomethingError:`. No rule may take time quadratic in a long
+  // run of one character class: a rule anchored at a line's start spans no
+  // line break, and the path rule starts only where a path can (not inside a
+  // run of path characters).
   var NOISE_RULES = [
-    ["drop", /^\s*Traceback \(most recent call last\):\s*$/gm],
-    ["frame", /^\s*File "[^"\n]*", line \d+(?:, in [^\n]*)?$/gm],
-    ["frame", /^\s*File [^\s"][^\n]*?:\d+, in [^\n]*$/gm],  // IPython: File ~/x/y.py:12, in f(a, b)
-    ["drop", /^\s*-*>\s*\d+\s/gm],                          // IPython: ---> 38 code
-    ["drop", /^\s*(?:stack backtrace:|note: run with `RUST_BACKTRACE=\S+`[^\n]*|exit status \d+|Aborted \(core dumped\))\s*$/gm],
-    ["frame", /^\s*\d+:\s+0x[0-9a-f]+ - [^\n]*$/gim],
+    ["drop", /^[^\S\n]*Traceback \(most recent call last\):[^\S\n]*$/gm],
+    ["frame", /^[^\S\n]*File "[^"\n]*", line \d+(?:, in [^\n]*)?$/gm],
+    ["frame", /^[^\S\n]*File [^\s"][^\n]*?:\d+, in [^\n]*$/gm],  // IPython: File ~/x/y.py:12, in f(a, b)
+    ["drop", /^[^\S\n]*-*>\s*\d+\s/gm],                          // IPython: ---> 38 code
+    ["drop", /^[^\S\n]*(?:stack backtrace:|note: run with `RUST_BACKTRACE=\S+`[^\n]*|exit status \d+|Aborted \(core dumped\))[^\S\n]*$/gm],
+    ["frame", /^[^\S\n]*\d+:\s+0x[0-9a-f]+ - [^\n]*$/gim],
     ["frame", /^[^\S\n]*\d+:\s+<?&?[\w<>&]*(?:::[\w<>{}&]+)+[^\n]*$/gm],  // Rust: 3: candle_core::tensor::Tensor::add
     ["frame", /^goroutine \d+ \[[^\]\n]*\]:?$/gm],
-    ["frame", /^\s+\S+\.go:\d+(?: \+0x[0-9a-f]+)?$/gm],
+    ["frame", /^[^\S\n]+\S+\.go:\d+(?: \+0x[0-9a-f]+)?$/gm],
     ["context", /\bthread '[^'\n]*' panicked at [^\s]+:\d+:\d+:?/g],
     ["context", /\bcalled `(?:Result|Option)::(?:unwrap|expect)\(\)` on an? `(?:Err|None)` value:?/g],
     ["context", /\bterminate called after throwing an instance of '[^'\n]*'/g],
     ["drop", /\bwhat\(\):/g],
     ["context", /\bException in thread "[^"\n]*"/g],
-    ["context", /^\s*Caused by:/gm],
+    ["context", /^[^\S\n]*Caused by:/gm],
     ["frame", /(?:^|\s)at\s+(?:[\w$.<>\[\]]+\s+)?\(?(?:[A-Za-z]:)?[^\s()]*:\d+:\d+\)?/gm],
-    ["frame", /^\s*at\s+[\w$.<>\/\[\]]+(?:\s+\[as [^\]\n]*\])?\s*\((?:[^()\n]*:\d+|Native Method|Unknown Source|native)\)/gm],
-    ["context", /(?:[A-Za-z]:)?(?:[\w.@~-]*[\/\\])+[\w.@-]+\.\w{1,6}(?::\d+){1,2}:?/g],
+    ["frame", /^[^\S\n]*at\s+[\w$.<>\/\[\]]+(?:\s+\[as [^\]\n]*\])?\s*\((?:[^()\n]*:\d+|Native Method|Unknown Source|native)\)/gm],
+    ["context", /(?<![\w.@~\/\\-])(?:[A-Za-z]:)?(?:[\w.@~-]*[\/\\])+[\w.@-]+\.\w{1,6}(?::\d+){1,2}:?/g],
     ["drop", /\[?\b\d{4}[-\/]\d{2}[-\/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\]?/g],
     ["drop", /\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g],
     ["drop", /\b0x[0-9a-f]{6,}\b/gi],
-    ["drop", /^\s*(?:\[\s*)?(?:WARN(?:ING)?|ERROR|INFO|DEBUG|TRACE|FATAL|CRITICAL)\b(?:\s*\])?:?/gm],
-    ["drop", /^\s*\((?:error|err)\)\s/gim],
+    ["drop", /^[^\S\n]*(?:\[\s*)?(?:WARN(?:ING)?|ERROR|INFO|DEBUG|TRACE|FATAL|CRITICAL)\b(?:\s*\])?:?/gm],
+    ["drop", /^[^\S\n]*\((?:error|err)\)\s/gim],
     ["context", /(?:^|[\s\[(])(?:Uncaught\s+)?(?:[A-Za-z_$][\w$]*(?:\.|::))*[A-Za-z_$]*(?:Error|Exception|Warning|Reply|Err|panic)(?:\[[^\]\s]*\])?:(?=\s|$)/gm],
   ];
 
   /* text → {core, context, frames}: the message text, the context text, and
    * how many stack frames were seen. */
   function stripNoise(text) {
-    var core = String(text);
+    // One line break, so that `[^\S\n]` is "a space within the line": a rule
+    // anchored at a line's start never runs across the lines below it.
+    var core = String(text).replace(/\r\n?|[\u2028\u2029]/g, "\n");
     var context = [];
     var frames = 0;
     for (var i = 0; i < NOISE_RULES.length; i++) {
