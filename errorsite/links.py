@@ -18,8 +18,10 @@ CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
 
 
 def permalink_page(env: jinja2.Environment, s: Summary) -> Page:
-    """A static page per record id: meta refresh, canonical link and a visible
-    link to the record page; `noindex`, so only the record page is indexed. It
+    """A static page per record id: the site's redirect script (it keeps the
+    reader's fragment, `#L84`, which a meta refresh drops), a meta refresh for
+    readers without JavaScript, canonical link and a visible link to the record
+    page; `noindex`, so only the record page is indexed. It
     carries the record's card too: chat unfurlers do not follow meta refresh.
     Made with the record page (records.py), from the record alone."""
     return redirect_page(env, urls.permalink_path(s), s)

@@ -13,6 +13,10 @@ longer served writes:
 - for a listing that went away, a redirect to the nearest page still served
   (a renamed repository's listing → the new repository's).
 
+Every redirect page sends the reader on with static/redirect.js, which keeps
+the URL's fragment and query (`#L84`, `#solutions`): a meta refresh, kept in
+<noscript> for readers without JavaScript, would drop them.
+
 History is carried forward, so a URL from ten builds ago still resolves. The
 same moves go into `_redirects` (Netlify / Cloudflare Pages) as real 301s
 (Cloudflare follows them before its files; Netlify serves the static page at
