@@ -137,6 +137,7 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         "prevention_tips": [inline_markdown(text) for text in r.prevention_tips],
     }
     line = line_url(r)
+    page_line = r.line_number if any(shown.number == r.line_number for shown in source_lines) else None
     short_sha = r.analyzed_sha[:7] if r.analyzed_sha and len(r.analyzed_sha) == 40 else r.analyzed_sha
     return dict(
         r=r,
@@ -156,7 +157,7 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         source_lines=source_lines,
         code_blocks=code_blocks,
         prose=prose,
-        **share_values(site, r, line),
+        **share_values(site, r, line, page_line),
     )
 
 

@@ -64,14 +64,22 @@ def staleness(r: Record, pinned_url: str) -> Staleness | None:
     return Staleness(pinned_url, head_url(r))
 
 
-def snippet(r: Record, permalink: str, line_url: str | None) -> str:
-    """The Markdown "Copy as Markdown" gives, for an issue or PR comment."""
+def snippet(r: Record, permalink: str, line_url: str | None, page_line: int | None = None) -> str:
+    """The Markdown "Copy as Markdown" gives, for an issue or PR comment. Every
+    link to the site goes through the permalink, which outlives renames; the
+    raising line too (`…/-/r/<id>/#L449`) when the page shows it (`page_line`),
+    with GitHub's copy of it beside."""
     lines = [f"**[{md_text(r.message)}]({md_url(permalink)})**",
              f"{md_text(r.repo)} · {md_text(r.error_type)} · {md_text(r.severity)}"]
     if r.solutions:
         lines += ["", f"First solution: {one_line(r.solutions[0])}"]
     where = f"{r.file_path}#L{r.line_number}" if r.file_path and r.line_number is not None else r.file_path
-    lines += ["", f"Source: [{md_text(where or 'on GitHub')}]({md_url(line_url or r.github_url)})"]
+    github = md_url(line_url or r.github_url)
+    if page_line is not None:
+        lines += ["", f"Source: [{md_text(where or f'line {page_line}')}]({md_url(f'{permalink}#L{page_line}')})"
+                      f" · [on GitHub]({github})"]
+    else:
+        lines += ["", f"Source: [{md_text(where or 'on GitHub')}]({github})"]
     return "\n".join(lines) + "\n"
 
 
@@ -84,10 +92,11 @@ def new_issue_url(r: Record, body: str) -> str:
     return f"https://github.com/{quote(r.repo)}/issues/new?{urlencode({'title': title, 'body': body[:BODY_LIMIT]})}"
 
 
-def share_values(site: urls.Site, r: Record, line_url: str | None) -> dict:
-    """What record.html shows besides the record: links, snippet, notice."""
+def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: int | None = None) -> dict:
+    """What record.html shows besides the record: links, snippet, notice.
+    `page_line`: the raising line, when the page shows it (its id is `L<n>`)."""
     permalink = site.absolute(urls.permalink_path(r))
-    text = snippet(r, permalink, line_url)
+    text = snippet(r, permalink, line_url, page_line)
     return dict(permalink=permalink, snippet=text, issue_search_url=issue_search_url(r),
                 new_issue_url=new_issue_url(r, text), stale=staleness(r, line_url or r.github_url),
                 code_path=urls.code_path(r.error_code), oembed_path=urls.oembed_path(r),

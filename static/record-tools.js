@@ -1,5 +1,7 @@
 /* Record page: copy the permalink, the Markdown snippet, every code block and links to each
- * section, solution and source line or range (#L445-L452); wrap or scroll the source so the chosen line shows. Without JavaScript the buttons stay
+ * section, solution and source line or range (#L445-L452); wrap or scroll the source so the chosen line shows.
+ * Every link copied is the permanent one, -/r/<id>/#fragment: it outlives a slug or repository
+ * rename (the redirect pages keep the fragment, static/redirect.js). Without JavaScript the buttons stay
  * hidden and the same text is in the page (the "Permanent link and Markdown"
  * fields, and the # links). "Copied" is announced through #copy-status. */
 (function () {
@@ -7,7 +9,7 @@
   var article = document.querySelector("article.record[data-permalink]");
   var status = document.getElementById("copy-status");
   if (!article || !status) return;
-  var canonical = article.getAttribute("data-canonical");
+  var permalink = article.getAttribute("data-permalink");
 
   function announce(text) {
     status.textContent = "";
@@ -67,11 +69,11 @@
   // A copy button beside every section heading and every solution.
   Array.prototype.forEach.call(article.querySelectorAll("h2.anchored[id]"), function (h) {
     var name = h.firstChild ? h.firstChild.textContent.trim() : h.id;
-    h.appendChild(button("Copy link", "Copy link to section: " + name, function () { return canonical + "#" + h.id; }));
+    h.appendChild(button("Copy link", "Copy link to section: " + name, function () { return permalink + "#" + h.id; }));
   });
   Array.prototype.forEach.call(article.querySelectorAll("li[id^='solution-']"), function (li) {
     var n = li.id.slice("solution-".length);
-    li.appendChild(button("Copy link", "Copy link to solution " + n, function () { return canonical + "#" + li.id; }));
+    li.appendChild(button("Copy link", "Copy link to solution " + n, function () { return permalink + "#" + li.id; }));
   });
 
   // ---- Code blocks: a copy button on each; the source can wrap ---------------
@@ -194,6 +196,6 @@
   else window.addEventListener("load", function () { follow(true); });
   if (lineButton) {
     lineButton.hidden = false;
-    lineButton.addEventListener("click", function () { copy(canonical + "#L" + line, lineButton); });
+    lineButton.addEventListener("click", function () { copy(permalink + "#L" + line, lineButton); });
   }
 }());

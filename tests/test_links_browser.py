@@ -1,6 +1,7 @@
 """The record page's copy tools in Chromium: Copy as Markdown puts the snippet
 on the clipboard (read back with clipboard permissions), keyboard included,
-"Copied" is announced; section links copy the canonical URL with the anchor;
+"Copied" is announced; section, solution, line and range links copy the
+permalink with the anchor;
 without JavaScript the same text sits in visible fields; a permalink lands on
 the record page."""
 from __future__ import annotations
@@ -29,7 +30,8 @@ def expected_markdown(base_url: str) -> str:
     return (f"**[kv\\_cache\\_enabled=true is not supported]({base_url}-/r/{RECORD_ID}/)**\n"
             "huggingface/candle · validation · error\n\n"
             "First solution: Set kv_cache_enabled to false in the Config before constructing the model\n\n"
-            "Source: [candle-transformers/src/models/metavoice.rs#L449](https://github.com/huggingface/candle/blob/"
+            f"Source: [candle-transformers/src/models/metavoice.rs#L449]({base_url}-/r/{RECORD_ID}/#L449)"
+            " · [on GitHub](https://github.com/huggingface/candle/blob/"
             "d5fee525bfde3273eb7c9b75fd2bc4937be867ca/candle-transformers/src/models/metavoice.rs#L449)\n")
 
 
@@ -71,21 +73,31 @@ def test_copy_as_markdown_puts_the_snippet_on_the_clipboard(shared_site, clipboa
 
 
 def test_copy_links_to_sections_solutions_and_lines(shared_site, clipboard_page):
+    """Every copied link is the permanent one, which outlives a slug or
+    repository rename (the fragment survives its redirect: test_fragments_browser)."""
     page = clipboard_page
     canonical = shared_site.base_url + PATH
+    permalink = f"{shared_site.base_url}-/r/{RECORD_ID}/"
     page.page.goto(canonical)
-    for name, anchor in (("Copy link to section: Solutions", "#solutions"),
+    for name, anchor in (("Copy link to section: What it means", "#documentation"),
+                         ("Copy link to section: Solutions", "#solutions"),
                          ("Copy link to solution 2", "#solution-2"),
                          ("Copy link to line 449", "#L449")):
         reset(page)
         page.page.get_by_role("button", name=name).click()
         wait_copied(page)
-        assert clipboard(page) == canonical + anchor
+        assert clipboard(page) == permalink + anchor
     page.page.goto(canonical + "#L440")
     reset(page)
     page.page.get_by_role("button", name="Copy link to line 440").click()
     wait_copied(page)
-    assert clipboard(page) == canonical + "#L440"
+    assert clipboard(page) == permalink + "#L440"
+    # A range chosen by shift-click on a second line number.
+    page.page.locator("a.ln[data-n='445']").click(modifiers=["Shift"])
+    reset(page)
+    page.page.get_by_role("button", name="Copy link to lines 440-445").click()
+    wait_copied(page)
+    assert clipboard(page) == permalink + "#L440-L445"
     assert page.errors == []
 
 

@@ -21,6 +21,17 @@ def test_snippet_links_the_message_to_the_permalink():
     assert lines[5] == f"Source: [{GOOD.file_path}#L{GOOD.line_number}]({line_url(GOOD)})"
 
 
+def test_snippet_links_the_line_through_the_permalink_when_the_page_shows_it():
+    permalink = "https://example.org/errors/-/r/r1/"
+    text = share.snippet(GOOD, permalink, line_url(GOOD), GOOD.line_number)
+    assert text.splitlines()[5] == (f"Source: [{GOOD.file_path}#L{GOOD.line_number}]({permalink}#L{GOOD.line_number})"
+                                    f" · [on GitHub]({line_url(GOOD)})")
+    html = record_page(environment(SITE), GOOD).content.decode()
+    assert f"({SITE.absolute(urls.permalink_path(GOOD))}#L{GOOD.line_number}) · [on GitHub]" in html
+    without_source = dataclasses.replace(GOOD, source_code=None)
+    assert "[on GitHub]" not in record_page(environment(SITE), without_source).content.decode()
+
+
 def test_snippet_escapes_what_would_become_markup():
     hostile = dataclasses.replace(GOOD, message="x](javascript:alert(1)) *bold* <b>\n`tick`",
                                   github_url="https://github.com/a/b/blob/x/f(1).py")
