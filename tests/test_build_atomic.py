@@ -163,7 +163,8 @@ def test_a_site_caught_between_two_renames_is_put_back(tmp_path):
     old = tmp_path / f".site.old-{pid}"
     (old / "a").mkdir(parents=True)
     (old / "a" / "index.html").write_bytes(b"old site")
-    (tmp_path / f".site.building-{pid}").mkdir()
+    (old / write.MARKER).write_text('{"generator": "errorsite"}')
+    (tmp_path / f".site.building-{pid}").mkdir()  # the new site, emptied by hand: nothing to lose
     write.remove_leftovers(out)
     assert (out / "a" / "index.html").read_bytes() == b"old site"
     assert leftovers(out) == []

@@ -200,8 +200,9 @@ def test_a_dead_builds_leftovers_are_cleaned_and_a_live_ones_kept(tmp_path):
     finished.wait()
     running = subprocess.Popen(["sleep", "60"])
     try:
-        (tmp_path / f".site.building-{finished.pid}" / "a").mkdir(parents=True)
-        (tmp_path / f".site.building-{running.pid}" / "a").mkdir(parents=True)
+        for pid in (finished.pid, running.pid):  # as a build leaves them: marked first thing
+            (tmp_path / f".site.building-{pid}" / "a").mkdir(parents=True)
+            write.staging.mark_staging(tmp_path / f".site.building-{pid}")
         assert run("--out", out).returncode == 0
         assert beside(out) == [f".site.building-{running.pid}"]
     finally:

@@ -61,7 +61,7 @@ def test_builds_from_the_spare_equal_builds_from_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
 
 
-def test_a_failed_build_from_the_spare_leaves_the_site_and_keeps_a_spare(tmp_path):
+def test_a_failed_build_from_the_spare_leaves_the_site_and_removes_what_it_wrote(tmp_path):
     out = tmp_path / "site"
     write_site(out, pages(FIRST), report=lambda line: None)
     write_site(out, pages(SECOND), report=lambda line: None)
@@ -74,8 +74,9 @@ def test_a_failed_build_from_the_spare_leaves_the_site_and_keeps_a_spare(tmp_pat
     with pytest.raises(WriteFailed):
         write_site(out, failing(), report=lambda line: None)
     assert tree(out) == served and inodes(out) == served_inodes
-    assert (tmp_path / ".site.spare").is_dir()
-    write_site(out, pages(THIRD), report=lambda line: None)  # the half-updated spare is a fine start
+    # The spare it began from was half rewritten: gone with the rest, so a full disk is freed.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    write_site(out, pages(THIRD), report=lambda line: None)  # from nothing
     assert tree(out) == expected(THIRD)
 
 
@@ -149,7 +150,7 @@ def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_p
     assert cache.LISTING not in tree(out)
 
 
-def test_a_build_that_fails_from_a_listed_spare_leaves_it_unlisted(tmp_path, monkeypatch):
+def test_a_build_that_fails_from_a_listed_spare_leaves_no_spare(tmp_path, monkeypatch):
     out, spare = tmp_path / "site", tmp_path / ".site.spare"
     for site in (FIRST, SECOND, THIRD):
         write_listed(out, site)
@@ -162,10 +163,10 @@ def test_a_build_that_fails_from_a_listed_spare_leaves_it_unlisted(tmp_path, mon
     with pytest.raises(WriteFailed):
         write_listed(out, FIRST, failing())
     assert tree(out) == served and inodes(out) == served_inodes
-    assert spare.is_dir() and not (spare / cache.LISTING).exists()  # half changed: walked next time
+    assert not spare.exists()  # half changed, and removed with the rest of the failed build's folder
     walks = counting_walks(monkeypatch)
     write_listed(out, FIRST)
-    assert tree(out) == expected(FIRST) and len(walks) == 1
+    assert tree(out) == expected(FIRST) and walks == []  # from nothing: no spare to walk
 
 
 def test_a_file_added_to_the_spare_by_hand_makes_its_listing_untrusted(tmp_path, monkeypatch):

@@ -3,7 +3,9 @@
 Pages go into a fresh folder beside the output (staging.py), started from the
 spare where there is one (spare.py); only when every file is written does that
 folder take the output's place, in one atomic exchange where the OS offers it
-(swap.py). A build that fails or is killed leaves the old site as it was.
+(swap.py). A build that fails or is killed leaves the old site as it was; one
+that fails removes its unfinished folder (so a disk it filled is freed), and
+the next build removes what a killed one left, by the marks inside it.
 
 This package alone decides what may be replaced or deleted (guard.py). A
 `.git` inside the output (a `gh-pages` worktree) is carried into the new site.
@@ -23,7 +25,7 @@ from ..cache.stored import ServedFiles
 from ..model import Page, Reuse
 from .guard import OutputRefused, check_output, made_by_us
 from .spare import carry_kept, describe_spare, keep_as_spare, spare_listing, take_spare
-from .staging import Staging, write_own_file
+from .staging import Staging, mark_staging, unmark_staging, write_own_file
 from .swap import build_lock, remove_leftovers, sweep_leftovers, swap_into_place
 
 __all__ = ["MARKER", "OutputRefused", "WriteFailed", "check_output", "made_by_us", "sweep_leftovers", "write_site"]
@@ -65,6 +67,7 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
     swapped = False
     try:
         from_spare = take_spare(spare, staging)
+        mark_staging(staging)
         tree = Staging(staging, out_dir, from_spare, served_inodes, spare_listing(staging) if from_spare else None)
         for page in pages:
             tree.put(page)
@@ -80,11 +83,15 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
             (staging / OUTCOMES).unlink(missing_ok=True)  # the spare's
         write_own_file(staging / MARKER, {**state, "generator": "errorsite", "version": __version__, "files": files})
         carry_kept(out_dir, staging)
+        unmark_staging(staging)
         swap_into_place(staging, out_dir)
         swapped = True
     finally:
-        keep_as_spare(staging, spare)  # the old site after the swap, or this build's unfinished folder
-        shutil.rmtree(staging, ignore_errors=True)  # what is not kept
+        if swapped:
+            keep_as_spare(staging, spare)  # the old site, if it was ours
+        # After a failure, this build's unfinished folder (begun from the spare or
+        # not): kept, it could fill the disk that made the build fail.
+        shutil.rmtree(staging, ignore_errors=True)
     if swapped and served is not None:
         describe_spare(spare, served)
     return files

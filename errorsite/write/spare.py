@@ -13,6 +13,7 @@ from ..cache import LISTING, MARKER, OUTCOMES
 from ..cache.stored import ServedFiles
 from ..urls import output_name
 from .guard import KEPT, made_by_us
+from .staging import STAGING_MARK
 
 
 def take_spare(spare: Path, staging: Path) -> bool:
@@ -73,7 +74,7 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
                 folders.add(folder)
                 folder = folder.rpartition("/")[0]
         top = {name for name in files if "/" not in name} | {f for f in folders if f and "/" not in f} \
-            | {MARKER, OUTCOMES, KEPT}
+            | {MARKER, OUTCOMES, KEPT, STAGING_MARK}
         if any(name not in top for name in os.listdir(staging)):
             return None
     except FileNotFoundError:
@@ -85,11 +86,10 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
 
 
 def keep_as_spare(folder: Path, spare: Path) -> None:
-    """Keep `folder` as the next build's start if it is one of ours: after the
-    swap it holds the previous site (not kept if it was a foreign folder that
-    --force replaced); after a failure, the spare this build began from.
-    Whatever it holds, the next build trusts only which of its files are
-    links to the current site's."""
+    """Keep `folder`, which after the swap holds the previous site, as the next
+    build's start if it is one of ours (not a foreign folder that --force
+    replaced). Whatever it holds, the next build trusts only which of its
+    files are links to the current site's."""
     if (folder.is_dir() and not folder.is_symlink() and made_by_us(folder)
             and not spare.exists() and not spare.is_symlink()):
         os.rename(folder, spare)

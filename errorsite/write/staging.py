@@ -12,6 +12,32 @@ from ..model import Page, Reuse, inert_json_pieces
 from ..urls import output_name
 from .guard import KEPT
 
+# In a staging folder from its first moment until just before the swap: "a
+# build's unfinished site, removable once that build is dead". It holds the
+# folder's own name, so a folder copied or renamed by hand is never taken for one.
+STAGING_MARK = ".errorsite-staging"
+
+
+def mark_staging(staging: Path) -> None:
+    (staging / STAGING_MARK).unlink(missing_ok=True)
+    with open(staging / STAGING_MARK, "xb") as file:
+        file.write(os.fsencode(staging.name))
+
+
+def unmark_staging(staging: Path) -> None:
+    """Just before the swap: the site holds only its pages and the marker by then,
+    so a build killed at any moment leaves a folder with one mark or the other."""
+    (staging / STAGING_MARK).unlink()
+
+
+def is_staging(folder: Path) -> bool:
+    """Whether `folder` is a build's staging folder, by the mark inside it."""
+    try:
+        with open(folder / STAGING_MARK, "rb") as file:
+            return file.read(4096) == os.fsencode(folder.name)
+    except OSError:
+        return False
+
 
 def write_own_file(path: Path, value: dict) -> None:
     """The marker or the outcomes, as sorted inert JSON. The spare's copy is
@@ -113,7 +139,7 @@ class Staging:
 
 def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
     """The files (with their inodes) and folders under `root`, relative to it
-    ("" for itself), but the marker, the outcomes and the kept `.git`, which the build replaces whole."""
+    ("" for itself), but the build's own files and the kept `.git`, which the build replaces whole."""
     files, folders = {}, {""}
     pending = [("", root)]
     while pending:
@@ -121,7 +147,7 @@ def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = f"{relative}/{entry.name}" if relative else entry.name
-                if not relative and entry.name in (MARKER, OUTCOMES, LISTING, KEPT):
+                if not relative and entry.name in (MARKER, OUTCOMES, LISTING, STAGING_MARK, KEPT):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     folders.add(name)

@@ -6,12 +6,15 @@ import ctypes
 import ctypes.util
 import fcntl
 import os
+import re
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
 from ..cache import DIGESTS
+from .guard import made_by_us
+from .staging import is_staging
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -47,21 +50,57 @@ def build_lock(out_dir: Path, report: Callable[[str], None]):
 
 
 def remove_leftovers(out_dir: Path) -> None:
-    """Staging folders of builds that died before they could clean up; a
-    previous site caught mid-swap is put back first. A live build's are kept."""
-    dead = [p for p in sorted(out_dir.parent.glob(f".{out_dir.name}.*-*"))
-            if p.name.rsplit(".", 1)[-1].split("-")[0] in ("building", "old", DIGESTS) and not alive(p)]
+    """What builds that died left beside the output, each only by its exact
+    name and a mark of ours inside: a previous site caught mid-swap (put back
+    first), staging folders, half-written digests. A live build's are kept,
+    and so is anything merely named like them."""
+    dead = [(kind, path) for kind, path in leftovers(out_dir) if not alive(path)]
     if not out_dir.exists():
-        for old in (p for p in dead if ".old-" in p.name):
-            os.rename(old, out_dir)
-            dead.remove(old)
-            break
-    for leftover in dead:
-        if f".{DIGESTS}-" in leftover.name:  # save_digests' unfinished file
-            if leftover.is_file() and not leftover.is_symlink():
+        for kind, old in dead:
+            if kind == "old" and made_by_us(old):
+                os.rename(old, out_dir)
+                break
+    for kind, leftover in dead:
+        if leftover.is_symlink():
+            continue
+        if kind == DIGESTS:  # save_digests' unfinished file
+            if leftover.is_file() and _digests_or_empty(leftover):
                 leftover.unlink(missing_ok=True)
-        else:
+        elif leftover.is_dir() and (made_by_us(leftover) or (kind == "building" and is_staging(leftover))):
             shutil.rmtree(leftover, ignore_errors=True)
+        elif kind == "building":
+            _remove_if_empty(leftover)  # killed before it could mark the folder it had just made
+
+
+def leftovers(out_dir: Path) -> list[tuple[str, Path]]:
+    """(kind, path) of what lies beside the output under a name only a build gives:
+    `.NAME.building-PID`, `.NAME.old-PID`, `.NAME.digests-PID`."""
+    named = re.compile(rf"\.{re.escape(out_dir.name)}\.(building|old|{DIGESTS})-[0-9]+")
+    try:
+        names = sorted(os.listdir(out_dir.parent))
+    except OSError:
+        return []
+    return [(match.group(1), out_dir.with_name(name)) for name in names if (match := named.fullmatch(name))]
+
+
+# The head of the digests file save_digests writes: sorted JSON, "generator" first.
+_DIGESTS_HEAD = b'{"generator":"errorsite",'
+
+
+def _digests_or_empty(path: Path) -> bool:
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(_DIGESTS_HEAD))
+    except OSError:
+        return False
+    return _DIGESTS_HEAD.startswith(head)  # written in part, or not yet at all
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass  # not empty: not known to be ours
 
 
 def sweep_leftovers(out_dir: Path, report: Callable[[str], None] = print) -> None:
@@ -76,7 +115,7 @@ def sweep_leftovers(out_dir: Path, report: Callable[[str], None] = print) -> Non
 
 
 def alive(leftover: Path) -> bool:
-    """Whether the build that made `.NAME.building-PID` is still running."""
+    """Whether the build that made `.NAME.building-PID` (or `.old-PID`, `.digests-PID`) is still running."""
     try:
         pid = int(leftover.name.rsplit("-", 1)[1])
     except ValueError:
@@ -103,7 +142,11 @@ def swap_into_place(staging: Path, out_dir: Path) -> None:
         # No atomic exchange here: two renames, with a moment where out_dir is absent.
         old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
         os.rename(out_dir, old)
-        os.rename(staging, out_dir)
+        try:
+            os.rename(staging, out_dir)
+        except OSError:
+            os.rename(old, out_dir)
+            raise
         os.rename(old, staging)
 
 
