@@ -116,12 +116,15 @@ class Record:
 
 class Problem(NamedTuple):
     """One thing wrong with one input file, printed as `path: field: message`.
-    A `dropped` problem cost only that value: the record was still built."""
+    A `dropped` problem cost only that value: the record was still built. A
+    `kept` one cost the record its update: the site keeps its page from the
+    previous build."""
 
     path: str
     field: str
     message: str
     dropped: bool = False
+    kept: bool = False
 
     def __str__(self) -> str:
         return f"{self.path}: {self.field}: {'dropped: ' if self.dropped else ''}{self.message}"

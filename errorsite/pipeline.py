@@ -20,20 +20,20 @@ from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 from . import urls
 from .assets import static_files, versions
 from .cache.keys import file_key, render_fingerprint
-from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, comparable, known_outcomes,
-                         page_keys, unchanged)
+from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, Reusable, comparable, kept_instead,
+                         page_keys, reusable_outcomes, unchanged)
 from .cache.stored import ServedFiles, digests_file, load_digests, previous_manifest, previous_outcomes, save_digests
 from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
 from .model import Outcome, Page, Problem, Reuse, Summary
 from .records import Worker, outcomes
 from .render import TEMPLATES, SiteOptions
+from .resources import STATIC
 from .shards import Shard, ShardEntry, in_shard, read_shards, shard_page
 from .sitewide import History, SitewideDone, sitewide_pages
 from .validate import Seen
 from .write import check_output, sweep_leftovers, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
-STATIC = PROJECT / "static"
 Report = Callable[[str], None]
 Progress = Callable[[int, int], None]
 
@@ -53,7 +53,7 @@ class RecordsDone(NamedTuple):
     problems: list[Problem]
     keys: dict[str, str]         # record file path → page key, for the next build
     html_paths: list[str]        # the record pages, in the order they were written
-    outcomes: dict[str, list]    # record file → its outcome, as cache.plan.known_outcomes reads it
+    outcomes: dict[str, list]    # record file → its outcome, as cache.plan.reusable_outcomes reads it
     digests: dict[str, str]      # record file → the digest of the bytes its worker read
     reused: int
     seconds: float
@@ -121,8 +121,9 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         sweep_leftovers(out_dir, report)
     else:
         history = History.of(load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH)))
-        known = known_outcomes(previous, fingerprint, folder, names, [file.is_link for file in found], sources,
-                               lambda: previous_outcomes(out_dir)) if cache else {}
+        reusable = reusable_outcomes(previous, fingerprint, folder, names, [file.is_link for file in found], sources,
+                                     lambda: previous_outcomes(out_dir)) if cache else Reusable({}, {})
+        known = reusable.known
         worker = Worker(begun.site, options, root, fingerprint, page_keys(previous, fingerprint),
                         versions(static_files(begun.static)))
         files = [None if index in known else file.path for index, file in enumerate(found)]
@@ -131,8 +132,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         if shard:
             pages = Finished(shard_files(entries, total, begun, shard, sources, folder, report, progress))
         else:
-            pages = Finished(site_pages(entries, total, begun, history, previous.global_pages, strict, jobs,
-                                        report, progress))
+            pages = Finished(site_pages(keeping_last_good(entries, reusable.last_good), total, begun, history,
+                                        previous.global_pages, strict, jobs, report, progress))
         served_inodes, served = previous.inodes, previous.served
         del previous  # used up: what is still needed, the worker and `served_inodes` hold
         result = write_build(out_dir, pages, force, report, timings, begun, served_inodes, served,
@@ -227,6 +228,15 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
                        time.perf_counter() - started, kept)
 
 
+def keeping_last_good(entries: Iterable[ShardEntry], last_good: dict[str, Outcome]) -> Iterator[ShardEntry]:
+    """A record file that no longer loads or validates keeps the page the
+    previous build published for it: a typo never tells readers it was removed."""
+    for entry in entries:
+        good = last_good.get(entry.relative)
+        yield entry if good is None or entry.outcome.summary is not None else \
+            entry._replace(outcome=kept_instead(entry.outcome, good))
+
+
 def without_duplicates(entries: Iterable[ShardEntry]) -> Iterator[ShardEntry]:
     """Drop a record whose id or URL an earlier file already has, as a problem."""
     seen = Seen()
@@ -271,12 +281,14 @@ class Finished:
 
 
 def summary_line(result: BuildResult) -> str:
-    skipped = len({p.path for p in result.problems if not p.dropped})
+    kept = {p.path for p in result.problems if p.kept}
+    skipped = len({p.path for p in result.problems if not p.dropped} - kept)
     dropped = sum(p.dropped for p in result.problems)
     if not result.written:
         files = len({p.path for p in result.problems})
         return f"nothing written: {plural(files, 'bad record file')} (--strict)"
-    tail = "".join([f", skipped {skipped}" if skipped else "",
+    tail = "".join([f", kept {len(kept)} from the previous build" if kept else "",
+                    f", skipped {skipped}" if skipped else "",
                     f", dropped {plural(dropped, 'value')}" if dropped else ""])
     return f"built {plural(result.records, 'record')}{tail}{' — see above' if tail else ''}"
 

@@ -93,29 +93,59 @@ def page_keys(previous: PreviousBuild, fingerprint: str) -> dict[str, str]:
     return previous.pages if previous.fingerprint == fingerprint else {}
 
 
-def known_outcomes(previous: PreviousBuild, fingerprint: str, records_folder: str, names: list[str],
-                   links: list[bool], sources: dict, read_outcomes: Callable[[], dict]) -> dict[int, Outcome]:
+class Reusable(NamedTuple):
+    """What the previous build's outcomes give this one."""
+    known: dict[int, Outcome]        # outcomes that stand, by the file's place: the file is not read
+    last_good: dict[str, Outcome]    # by file key, for a file read again: its page, kept if it now fails
+
+
+def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder: str, names: list[str],
+                      links: list[bool], sources: dict, read_outcomes: Callable[[], dict]) -> Reusable:
     """The outcomes the previous build left (`read_outcomes()`, called only if
-    they can be used) for record files whose bytes did not change, by their
-    place in `names`: with the same code and settings, loading, validating and
-    rendering them again would give the same problems, summary and pages, so
-    they are not read at all. A symbolic link is always read: what it points to
-    decides whether it may be loaded."""
+    they can be used). A record file whose bytes did not change keeps its
+    outcome: with the same code and settings, loading, validating and
+    rendering it again would give the same problems, summary and pages, so it
+    is not read at all. A symbolic link is always read: what it points to
+    decides whether it may be loaded. A file that changed is read again, and
+    its last good outcome kept aside in case it no longer loads."""
     if not comparable(previous, fingerprint, records_folder):
-        return {}
+        return Reusable({}, {})
     digests, pages, cached = previous.sources or {}, previous.pages, read_outcomes()
-    known = {}
+    known, last_good = {}, {}
     for index, (name, is_link) in enumerate(zip(names, links)):
-        entry = cached.get(name) if sources[name] is not None and digests.get(name) == sources[name] else None
-        try:
-            problems, summary, paths, key = entry
-            if summary is None or not all(pages.get(path) == key for path in paths) or is_link:
-                continue
-            known[index] = Outcome([Problem(*problem) for problem in problems], Summary.from_json(summary),
-                                   [Reuse(path) for path in paths], key)
-        except (TypeError, ValueError):
-            continue  # no entry, or not one this version wrote
-    return known
+        outcome = published(cached.get(name), pages)
+        if outcome is None:
+            continue
+        if sources[name] is not None and digests.get(name) == sources[name] and not is_link:
+            known[index] = outcome
+        else:
+            last_good[name] = outcome
+    return Reusable(known, last_good)
+
+
+def published(entry: object, pages: dict[str, str]) -> Outcome | None:
+    """A stored outcome ([problems, summary, paths, key]) whose record was
+    built and whose files are still served as they were made; else None."""
+    try:
+        problems, summary, paths, key = entry
+        if summary is None or not all(pages.get(path) == key for path in paths):
+            return None
+        return Outcome([Problem(*problem) for problem in problems], Summary.from_json(summary),
+                       [Reuse(path) for path in paths], key)
+    except (TypeError, ValueError):
+        return None  # no entry, or not one this version wrote
+
+
+def kept_instead(failed: Outcome, last_good: Outcome) -> Outcome:
+    """A record file that no longer loads or validates, published before: the
+    site keeps its last good page, and its problems say so."""
+    problems, told = [], False
+    for problem in failed.problems:
+        if not problem.dropped:
+            message = problem.message if told else f"{problem.message}; kept its page from the previous build"
+            problem, told = problem._replace(message=message, kept=True), True
+        problems.append(problem)
+    return last_good._replace(problems=problems, digest=failed.digest)
 
 
 def global_reuse(previous: GlobalPages | None, summaries: str, history: str,
@@ -141,7 +171,7 @@ class NextBuild(NamedTuple):
     history: str                 # keys.history_digest of the URL history this build started from
     global_pages: GlobalPages
     sources: dict[str, str]      # record file → digest of its bytes
-    outcomes: dict[str, list]    # record file → [problems, summary, paths, key]: known_outcomes reads them
+    outcomes: dict[str, list]    # record file → [problems, summary, paths, key]: reusable_outcomes reads them
     records_folder: str          # as given: problems name files by it
     problems: list[Problem]
 

@@ -1,0 +1,46 @@
+"""A record file broken after a good build keeps its published page: a typo
+never tells readers who follow a link that the record was removed."""
+from __future__ import annotations
+
+import json
+import shutil
+
+from errorsite.pipeline import summary_line
+from tests.conftest import build_quietly
+from tests.test_incremental import record_data, tree, write_records
+
+
+def test_a_broken_file_keeps_its_page_permalink_and_search_entry(tmp_path):
+    records = write_records(tmp_path / "records", 3)
+    first, _ = build_quietly(records, tmp_path / "site")
+    site = tmp_path / "site"
+    before = tree(site)
+    page = next(path for path in before if path.endswith("error-number-1/index.html"))
+    (records / "r0001.json").write_text('{"record": {"id": "r0001",, }', "utf-8")
+    again, lines = build_quietly(records, site)
+    assert lines == [f"{records.as_posix()}/r0001.json: file: invalid JSON at line 1 column 27: "
+                     "Expecting property name enclosed in double quotes; kept its page from the previous build"]
+    assert again.written and again.records == 3
+    assert summary_line(again) == "built 3 records, kept 1 from the previous build — see above"
+    after = tree(site)
+    assert after[page] == before[page]
+    permalink = next(path for path in after if path.startswith("-/r/r0001/") and path.endswith("index.html"))
+    assert b"removed" not in after[permalink].lower()
+    assert b"error-number-1/" in b"".join(content for path, content in after.items() if path.startswith("-/search/"))
+    # Told again by a no-op, and the page stays until the file is fixed or removed.
+    third, lines = build_quietly(records, site)
+    assert "kept its page from the previous build" in lines[0] and tree(site)[page] == before[page]
+    (records / "r0001.json").write_text(json.dumps(record_data(1, solutions=["Fixed."])), "utf-8")
+    fixed, lines = build_quietly(records, site)
+    assert lines == [] and b"Fixed." in tree(site)[page]
+
+
+def test_a_broken_file_with_no_page_before_is_skipped_and_strict_still_fails(tmp_path):
+    records = write_records(tmp_path / "records", 2)
+    (records / "r0009.json").write_text("{", "utf-8")
+    result, lines = build_quietly(records, tmp_path / "site")
+    assert result.records == 2 and "kept" not in lines[0]
+    shutil.copy(records / "r0000.json", tmp_path / "good.json")
+    (records / "r0000.json").write_text("{", "utf-8")
+    strict, _ = build_quietly(records, tmp_path / "site", strict=True)
+    assert not strict.written
