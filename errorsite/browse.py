@@ -148,21 +148,50 @@ def top(links: list[Link], count: int) -> list[Link]:
     return sorted(links, key=lambda link: (-link.count, link.label.casefold()))[:count]
 
 
-def sitemap(site: urls.Site, paths: list[str], lastmod: dict[str, str] | None = None) -> Page:
+# The sitemap protocol's limits for one file (sitemaps.org/protocol.html).
+SITEMAP_URLS = 50_000
+SITEMAP_BYTES = 50 * 1000 * 1000
+_URLSET = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+
+
+def sitemap(site: urls.Site, paths: list[str], lastmod: dict[str, str] | None = None,
+            most_urls: int = SITEMAP_URLS, most_bytes: int = SITEMAP_BYTES) -> list[Page]:
     """Every HTML page but the 404, as absolute URLs; a record page with the
-    day its record last changed (`lastmod`: path → YYYY-MM-DD)."""
+    day its record last changed (`lastmod`: path → YYYY-MM-DD). One file while
+    it holds, else a sitemap index at the same URL and its parts, each within
+    the protocol's limits."""
     lastmod = lastmod or {}
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    entries = []
     for path in sorted(p for p in paths if p.endswith("/") or p == ""):
         day = f"<lastmod>{escape(lastmod[path])}</lastmod>" if path in lastmod else ""
-        lines.append(f"  <url><loc>{escape(site.absolute(path))}</loc>{day}</url>")
-    lines.append("</urlset>\n")
-    return Page("sitemap.xml", "\n".join(lines).encode())
+        entries.append(f"  <url><loc>{escape(site.absolute(path))}</loc>{day}</url>")
+    parts = split_within(entries, most_urls, most_bytes - 200)  # room for the urlset's own lines
+    if len(parts) == 1:
+        return [Page(urls.SITEMAP_PATH, "\n".join([*_URLSET, *parts[0], "</urlset>\n"]).encode())]
+    pages = [Page(urls.sitemap_part_path(n), "\n".join([*_URLSET, *part, "</urlset>\n"]).encode())
+             for n, part in enumerate(parts, 1)]
+    index = ['<?xml version="1.0" encoding="UTF-8"?>',
+             '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+             *(f"  <sitemap><loc>{escape(site.absolute(page.path))}</loc></sitemap>" for page in pages),
+             "</sitemapindex>\n"]
+    return [Page(urls.SITEMAP_PATH, "\n".join(index).encode()), *pages]
+
+
+def split_within(lines: list[str], most_lines: int, most_bytes: int) -> list[list[str]]:
+    """The lines in order, in as few runs as keep each within both limits (one run at least)."""
+    runs, size = [[]], 0
+    for line in lines:
+        length = len(line.encode()) + 1
+        if runs[-1] and (len(runs[-1]) == most_lines or size + length > most_bytes):
+            runs.append([])
+            size = 0
+        runs[-1].append(line)
+        size += length
+    return runs
 
 
 def robots(site: urls.Site) -> Page:
-    return Page("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.absolute('sitemap.xml')}\n".encode())
+    return Page("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.absolute(urls.SITEMAP_PATH)}\n".encode())
 
 
 def opensearch(env: jinja2.Environment) -> Page:

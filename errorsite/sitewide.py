@@ -111,7 +111,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
     with timed(timings, "static"):
         yield from (Page(urls.STATIC_PATH + name, content) for name, content in static.items())
         yield cache_headers(site)
-        yield sitemap(site, html_paths, last_modified(summaries))
+        yield from sitemap(site, html_paths, last_modified(summaries))
         yield robots(site)
         yield opensearch(env)
         yield schema_page(site)

@@ -96,6 +96,12 @@ def severity_path(severity: str) -> str:
 
 OPENSEARCH_PATH = OWN + "opensearch.xml"       # the browser's "add search engine" file
 SCHEMA_PATH = OWN + "schema/record.v2.json"    # the JSON Schema of a record file
+SITEMAP_PATH = "sitemap.xml"                   # the sitemap, or the index of its parts when it outgrows one file
+
+
+def sitemap_part_path(number: int) -> str:
+    """One part of a sitemap too large for one file, from 1."""
+    return f"{OWN}sitemaps/{number}.xml"
 
 
 def page_path(listing: str, number: int) -> str:

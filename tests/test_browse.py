@@ -153,13 +153,51 @@ def test_fixed_pages():
 # --- sitemap and robots.txt ----------------------------------------------------------------
 
 def test_sitemap_lists_folders_as_absolute_urls():
-    page = sitemap(SITE, ["b/", "", "a/x/", "404.html", "-/search/index.json", "-/tags/a&b/"])
+    [page] = sitemap(SITE, ["b/", "", "a/x/", "404.html", "-/search/index.json", "-/tags/a&b/"])
     assert page.path == "sitemap.xml"
     root = ElementTree.fromstring(page.content)
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     assert [loc.text for loc in root.findall("s:url/s:loc", ns)] == [
         "https://example.org/errors/", "https://example.org/errors/-/tags/a%26b/",
         "https://example.org/errors/a/x/", "https://example.org/errors/b/"]
+
+
+NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def valid_urlset(content: bytes) -> list[str]:
+    """The URLs of one sitemap file, checked against the protocol: the urlset
+    element of its namespace, url entries holding one absolute loc each (and an
+    optional lastmod), at most 50,000 of them and 50 MB."""
+    assert len(content) <= 50 * 1000 * 1000
+    root = ElementTree.fromstring(content)
+    assert root.tag == NS + "urlset"
+    locs = []
+    for url in root:
+        assert url.tag == NS + "url" and [child.tag for child in url][0] == NS + "loc"
+        assert {child.tag for child in url} <= {NS + "loc", NS + "lastmod"}
+        locs.append(url.find(NS + "loc").text)
+    assert len(locs) <= 50_000 and all(loc.startswith("https://example.org/errors/") for loc in locs)
+    return locs
+
+
+def test_a_sitemap_past_50000_urls_is_an_index_of_valid_parts():
+    paths = [f"r/{n:06d}/" for n in range(120_001)]
+    pages = sitemap(SITE, paths, {paths[0]: "2026-11-01"})
+    files = {page.path: page.content for page in pages}
+    index = ElementTree.fromstring(files["sitemap.xml"])
+    assert index.tag == NS + "sitemapindex"
+    parts = [entry.find(NS + "loc").text for entry in index]
+    assert parts == [f"https://example.org/errors/-/sitemaps/{n}.xml" for n in (1, 2, 3)]
+    locs = [loc for n in (1, 2, 3) for loc in valid_urlset(files[f"-/sitemaps/{n}.xml"])]
+    assert locs == [SITE.absolute(path) for path in paths]
+    assert b"<lastmod>2026-11-01</lastmod>" in files["-/sitemaps/1.xml"]
+
+
+def test_a_sitemap_part_also_keeps_within_its_bytes():
+    pages = sitemap(SITE, [f"{'x' * 900}/{n}/" for n in range(30)], most_bytes=10_000)
+    assert len(pages) > 2 and all(len(page.content) <= 10_000 for page in pages[1:])
+    assert sum(len(valid_urlset(page.content)) for page in pages[1:]) == 30
 
 
 def test_robots_txt_points_to_the_sitemap():
