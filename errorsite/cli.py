@@ -24,7 +24,7 @@ from .pipeline import BuildResult, assemble, build, summary_line, timing_lines
 from .records import RenderFailed
 from .shards import Shard, ShardError, parse_shard
 from .write import OutputRefused, WriteFailed
-from .render import template_error
+from .render import TemplateMissing, template_error
 
 COMMANDS_HELP = """commands:
   python build.py [options]          build the site
@@ -160,6 +160,9 @@ def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
     """Run a build or an assemble; its outcome as lines and an exit status."""
     try:
         result = run()
+    except TemplateMissing as error:
+        print(f"{error}\nnothing written", file=sys.stderr)
+        return 1
     except jinja2.TemplateError as error:
         print(f"template error: {template_error(error)}\nnothing written", file=sys.stderr)
         return 1

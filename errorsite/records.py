@@ -17,7 +17,7 @@ from . import lexing, urls
 from .cache.keys import record_key
 from .load import load_file
 from .model import Outcome, Page, Record, Reuse, Summary
-from .render import SiteOptions, environment, record_page, summarize, template_error
+from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .validate import check
 from .api import record_json
 from .links import oembed_page, permalink_page
@@ -62,6 +62,8 @@ class Worker:
             self.env = self.env or environment(self.site, options=self.options, versions=self.versions)
             try:
                 pages = record_files(self.env, record, summary)
+            except TemplateMissing:
+                raise  # not this record's fault: every record needs its templates
             except jinja2.TemplateError as error:
                 raise RenderFailed(f"{raw.path}: template error: {template_error(error)}") from None
             except Exception:  # a bug: its traceback, which a pool would not carry back, and the record

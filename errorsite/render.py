@@ -12,9 +12,9 @@ import jinja2
 from . import urls
 from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, shorten, snippet_lexer, summary
 from .model import Page, Record, Summary, inert_json
+from .resources import TEMPLATES
 from .share import share_values
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SITE_NAME = "Error Index"
 SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
                     "causes, fixes and the source that raises them.")
@@ -51,13 +51,28 @@ class CodeBlock(NamedTuple):
     html: str
 
 
-def template_loader(overrides: Path | None) -> jinja2.BaseLoader:
+class TemplateMissing(jinja2.TemplateError):
+    """`template not found: record.html (looked in …)`. Unlike Jinja's
+    TemplateNotFound it is no OSError, so nothing takes it for a failed write."""
+
+
+class Templates(jinja2.ChoiceLoader):
     """Built-in templates, under files of the same name in `overrides`; the
     built-in ones stay reachable as "builtin/<name>", so an override can extend
-    the template it replaces."""
-    builtin = jinja2.FileSystemLoader(TEMPLATES)
-    loaders = [jinja2.FileSystemLoader(overrides)] if overrides else []
-    return jinja2.ChoiceLoader([*loaders, builtin, jinja2.PrefixLoader({"builtin": builtin})])
+    the template it replaces. A template in neither is a TemplateMissing."""
+
+    def __init__(self, overrides: Path | None):
+        builtin = jinja2.FileSystemLoader(TEMPLATES)
+        loaders = [jinja2.FileSystemLoader(overrides)] if overrides else []
+        super().__init__([*loaders, builtin, jinja2.PrefixLoader({"builtin": builtin})])
+        self.folders = [*([overrides] if overrides else []), TEMPLATES]
+
+    def load(self, environment, name, globals=None):
+        try:
+            return super().load(environment, name, globals)
+        except jinja2.TemplateNotFound:
+            looked = ", ".join(str(folder) for folder in self.folders)
+            raise TemplateMissing(f"template not found: {name} (looked in {looked})") from None
 
 
 # The search code, in the order it runs (base.html): static/search-ui.js loads it
@@ -73,7 +88,7 @@ def environment(site: urls.Site, total_records: int = 0,
     `versions` (assets.versions) versions the links to static files."""
     versions = versions or {}
     env = jinja2.Environment(
-        loader=template_loader(options.templates),
+        loader=Templates(options.templates),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,
