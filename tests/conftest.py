@@ -161,6 +161,7 @@ SLOW_BY_NAME = {  # slow without a browser: real processes killed, builds racing
     "test_a_second_build_waits_for_the_first",
     "test_two_builds_at_once_both_succeed_and_leave_one_whole_site",
     "test_a_full_disk_leaves_the_previous_site",
+    "test_a_full_disk_is_freed_when_the_build_fails_and_the_next_build_succeeds",
     "test_a_read_only_output_parent_leaves_the_previous_site",
     "test_two_builds_are_byte_identical",
     "test_an_absent_an_empty_and_an_earlier_site_are_replaced",  # ~3 s: three build.py runs in a row

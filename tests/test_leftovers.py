@@ -1,0 +1,109 @@
+"""What a build removes beside its output: only what a dead build left, by
+its exact name (`.NAME.building-PID`, `.NAME.old-PID`, `.NAME.digests-PID`)
+and a mark of ours inside, never a folder merely named like one."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from errorsite import write
+from errorsite.model import Page
+from errorsite.write.staging import mark_staging
+
+
+def dead_pid() -> int:
+    process = subprocess.Popen(["true"])
+    process.wait()
+    return process.pid
+
+
+def beside(tmp_path: Path) -> list[str]:
+    return sorted(p.name for p in tmp_path.iterdir())
+
+
+def precious(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "precious.txt").write_text("mine")
+    return folder
+
+
+def build(out: Path) -> None:
+    write.write_site(out, [Page("index.html", b"home")], report=lambda line: None)
+
+
+@pytest.mark.parametrize("name", [".site.old-2023", ".site.backup.old-2024", ".site.building-2023",
+                                  ".site.old-2023x", ".site.building-1.bak", ".site.digests-2023"])
+def test_a_folder_named_like_a_leftover_is_kept(tmp_path, name):
+    precious(tmp_path / name)
+    build(tmp_path / "site")
+    build(tmp_path / "site")  # and again, with a spare
+    assert (tmp_path / name / "precious.txt").read_text() == "mine"
+
+
+def test_an_old_site_not_ours_is_neither_put_back_nor_removed(tmp_path):
+    precious(tmp_path / f".site.old-{dead_pid()}")
+    build(tmp_path / "site")
+    assert (tmp_path / "site" / "index.html").read_bytes() == b"home"
+    assert [(p / "precious.txt").read_text() for p in tmp_path.glob(".site.old-*")] == ["mine"]
+
+
+def test_a_staging_folder_is_removed_by_its_mark_naming_it(tmp_path):
+    pid = dead_pid()
+    marked = tmp_path / f".site.building-{pid}"
+    (marked / "a").mkdir(parents=True)
+    mark_staging(marked)
+    build(tmp_path / "site")
+    assert beside(tmp_path) == ["site"]
+
+
+def test_a_mark_copied_from_another_folder_is_not_ours(tmp_path):
+    elsewhere = tmp_path / ".site.building-1"
+    elsewhere.mkdir()
+    mark_staging(elsewhere)
+    copied = precious(tmp_path / f".site.building-{dead_pid()}")
+    (copied / write.staging.STAGING_MARK).write_bytes((elsewhere / write.staging.STAGING_MARK).read_bytes())
+    build(tmp_path / "site")
+    assert (copied / "precious.txt").read_text() == "mine"
+
+
+def test_a_staging_folder_killed_before_its_mark_is_removed_only_if_empty(tmp_path):
+    (tmp_path / f".site.building-{dead_pid()}").mkdir()
+    build(tmp_path / "site")
+    assert beside(tmp_path) == ["site"]
+
+
+def test_a_staging_folder_begun_from_the_spare_is_removed_by_the_sites_marker(tmp_path):
+    """Killed between taking the spare and marking it: the spare's marker says ours."""
+    out = tmp_path / "site"
+    build(out)
+    build(out)
+    (tmp_path / ".site.spare").rename(tmp_path / f".site.building-{dead_pid()}")
+    build(out)
+    assert beside(tmp_path) == [".site.spare", "site"]
+
+
+def test_half_written_digests_are_removed_and_a_file_of_the_users_kept(tmp_path):
+    ours_empty, ours_begun, theirs = (tmp_path / f".site.digests-{dead_pid()}" for _ in range(3))
+    ours_empty.write_bytes(b"")
+    ours_begun.write_bytes(b'{"generator":"errorsite","rec')
+    theirs.write_bytes(b"my notes")
+    build(tmp_path / "site")
+    assert beside(tmp_path) == sorted(["site", theirs.name]) and theirs.read_bytes() == b"my notes"
+
+
+def test_a_link_named_like_a_leftover_is_kept(tmp_path):
+    target = precious(tmp_path / "target")
+    (tmp_path / f".site.building-{dead_pid()}").symlink_to(target)
+    build(tmp_path / "site")
+    assert (target / "precious.txt").read_text() == "mine"
+    assert len(list(tmp_path.glob(".site.building-*"))) == 1
+
+
+def test_a_live_builds_staging_is_kept(tmp_path):
+    live = tmp_path / ".site.building-1"  # init: always running
+    live.mkdir()
+    mark_staging(live)
+    build(tmp_path / "site")
+    assert live.is_dir()
