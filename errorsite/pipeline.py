@@ -25,7 +25,7 @@ from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild,
 from .cache.stored import ServedFiles, digests_file, load_digests, previous_manifest, previous_outcomes, save_digests
 from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
 from .model import Outcome, Page, Problem, Reuse, Summary
-from .records import Worker, outcomes
+from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
 from .shards import Shard, ShardEntry, in_shard, read_shards, shard_page
@@ -102,6 +102,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, and write.WriteFailed when writing fails; the old site stays."""
     begun = start(out_dir, base_url, options, force, protected_folders(records_dir))
+    jobs = usable_jobs(jobs, report)
     fingerprint, folder, root = begun.fingerprint, records_dir.as_posix(), records_dir.resolve()
     previous = PreviousBuild.from_manifest(previous_manifest(out_dir)) if cache else PreviousBuild()
     # Plan: which record files changed since the previous build.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import traceback
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import jinja2
 
@@ -99,6 +99,18 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
         return
     with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (worker,)) as pool:
         yield from _in_order(len(files), known, pool.imap(_run_in_worker, todo, chunksize=16))
+
+
+def usable_jobs(jobs: int, report: Callable[[str], None]) -> int:
+    """`jobs`, or 1 in a daemonic process (a multiprocessing pool's worker, a
+    Dask worker), which may not start processes of its own. That serial build
+    still installs the joined lexer, as a pool's worker would have."""
+    if jobs <= 1 or not multiprocessing.current_process().daemon:
+        return jobs
+    joined = lexing.install()
+    report(f"-j {jobs}: this is a daemonic process (a pool's or a cluster's worker), which may not start "
+           f"others: building in it, serially{', with the joined lexer' if joined else ''}")
+    return 1
 
 
 def _in_order(count: int, known: dict[int, Outcome], made: Iterator[Outcome]) -> Iterator[Outcome]:

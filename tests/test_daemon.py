@@ -1,0 +1,46 @@
+"""A build inside a daemonic process (a multiprocessing pool's worker, a Dask
+worker) may not start processes of its own: with -j > 1 it builds serially,
+with the joined lexer a pool's worker would have installed, and says so in
+one line. The site is the same as any other build's."""
+from __future__ import annotations
+
+import multiprocessing
+
+import pygments
+from pygments.lexer import RegexLexer
+
+from errorsite import lexing
+from errorsite.pipeline import build
+from tests.test_incremental import tree, write_records
+
+BASE_URL = "http://127.0.0.1:1/errors/"
+
+
+def build_as_a_daemon(records, out, sending) -> None:
+    from errorsite import records as record_step
+    record_step.PARALLEL_THRESHOLD = 1  # as if there were enough records for a pool
+    lines = []
+    try:
+        result = build(records, out, BASE_URL, report=lines.append, jobs=2)
+        sending.send((result.written, lines, RegexLexer.get_tokens_unprocessed is lexing.get_tokens_unprocessed))
+    except BaseException as error:
+        sending.send((False, [repr(error)], None))
+
+
+def test_a_build_with_jobs_in_a_daemonic_process_builds_serially_with_the_joined_lexer(tmp_path):
+    records = write_records(tmp_path / "records", 5)
+    context = multiprocessing.get_context("spawn")
+    receiving, sending = context.Pipe(duplex=False)
+    daemon = context.Process(target=build_as_a_daemon, args=(records, tmp_path / "site", sending), daemon=True)
+    daemon.start()
+    try:
+        assert receiving.poll(120), "the daemonic build did not answer"
+        written, lines, joined = receiving.recv()
+    finally:
+        daemon.join(30)
+    mirrored = pygments.__version__.startswith(lexing.MIRRORED)
+    assert lines == ["-j 2: this is a daemonic process (a pool's or a cluster's worker), which may not start "
+                     f"others: building in it, serially{', with the joined lexer' if mirrored else ''}"]
+    assert written and joined == mirrored
+    assert build(records, tmp_path / "one", BASE_URL, report=lines.append, jobs=1).written
+    assert tree(tmp_path / "site") == tree(tmp_path / "one")
