@@ -44,7 +44,7 @@ def test_bad_records_are_reported_and_skipped(tmp_path):
     out = tmp_path / "site"
     done = run("--records", BAD, "--out", out)
     assert done.returncode == 0
-    assert done.stdout == "built 2 records, skipped 9, dropped 1 value — see above\n"
+    assert done.stdout == "built 3 records, skipped 8, dropped 2 values — see above\n"
     errors = done.stderr.splitlines()
     assert len(errors) == 10
     assert f"{BAD.as_posix()}/solutions-item-not-a-string.json: solutions[1]: expected a string, got 3" in errors

@@ -87,12 +87,6 @@ REJECTED = {
     "path-repo-name-dotdot.json": 'repo: "owner/.." is not a GitHub owner/name',
     "path-repo-no-name.json": 'repo: "justowner" is not a GitHub owner/name',
     "path-repo-percent-encoded.json": 'repo: "%2e%2e/x" is not a GitHub owner/name',
-    "path-slug-dotdot.json": f'slug: "../x" {NOT_KEBAB}',
-    "path-slug-slash.json": f'slug: "x/y" {NOT_KEBAB}',
-    "path-slug-dot.json": f'slug: "." {NOT_KEBAB}',
-    "path-slug-empty.json": f'slug: "" {NOT_KEBAB}',
-    "path-slug-long.json": 'slug: "' + "s" * 57 + f'…" {NOT_KEBAB}',
-    "path-slug-backslash.json": f'slug: "a\\\\b" {NOT_KEBAB}',
     "path-id-traversal.json": "id: must be 1-64 letters, digits, '-' or '_'",
     "path-error-type-dotdot.json": 'errorType: ".." has no letters or digits',
     "url-javascript.json": f'githubUrl: "javascript:alert(1)" {NOT_GITHUB}',
@@ -107,6 +101,17 @@ REJECTED = {
     "dup-url-b.json": "slug: duplicate repo and slug redis/redis/dup-url-a, already used by {dir}/dup-url-a.json",
     "dup-url-case-b.json": "slug: duplicate repo and slug Redis/REDIS/dup-url-case-a, "
                            "already used by {dir}/dup-url-case-a.json",
+}
+
+# Fixtures whose slug is not one: built under a slug made from it (or from the
+# id, when nothing is left), with one dropped-value line naming both.
+SLUG_REPLACED = {  # file name → (the line, after "slug: dropped: ", and the slug it is built under)
+    "path-slug-dotdot.json": (f'"../x" {NOT_KEBAB}: replaced by "x"', "x"),
+    "path-slug-slash.json": (f'"x/y" {NOT_KEBAB}: replaced by "x-y"', "x-y"),
+    "path-slug-dot.json": (f'"." {NOT_KEBAB}: replaced by "path-slug-dot"', "path-slug-dot"),
+    "path-slug-empty.json": (f'"" {NOT_KEBAB}: replaced by "path-slug-empty"', "path-slug-empty"),
+    "path-slug-long.json": ('"' + "s" * 57 + f'…" {NOT_KEBAB}: replaced by "' + "s" * 57 + '…"', "s" * 255),
+    "path-slug-backslash.json": (f'"a\\\\b" {NOT_KEBAB}: replaced by "a-b"', "a-b"),
 }
 
 # Rendered fixtures: file name → the message that must show, literally and as
@@ -277,17 +282,26 @@ def html_pages(out: Path) -> list[Path]:
 
 def test_every_fixture_has_an_expected_outcome():
     names = set(fixture_names())
-    assert names == set(REJECTED) | set(RENDERED), "classify every fixture in REJECTED or RENDERED"
-    assert not set(REJECTED) & set(RENDERED)
+    assert names == set(REJECTED) | set(RENDERED) | set(SLUG_REPLACED), \
+        "classify every fixture in REJECTED, RENDERED or SLUG_REPLACED"
+    assert not set(REJECTED) & set(RENDERED) and not (set(REJECTED) | set(RENDERED)) & set(SLUG_REPLACED)
 
 
 def test_the_build_reports_every_rejected_file_and_builds_the_rest(hostile):
     assert hostile.result.written
-    assert hostile.result.records == len(RENDERED)
-    assert len(hostile.lines) == len(REJECTED), "\n".join(hostile.lines)
+    assert hostile.result.records == len(RENDERED) + len(SLUG_REPLACED)
+    assert len(hostile.lines) == len(REJECTED) + len(SLUG_REPLACED), "\n".join(hostile.lines)
     record_pages = {page.parent.relative_to(hostile.out).as_posix() for page in html_pages(hostile.out)
                     if b'<article class="record"' in page.read_bytes()}
-    assert record_pages == {record_path_of(name) for name in RENDERED}
+    assert record_pages == {record_path_of(name) for name in RENDERED} | \
+        {f"redis/redis/{slug}" for _, slug in SLUG_REPLACED.values()}
+
+
+@pytest.mark.parametrize("name", sorted(SLUG_REPLACED))
+def test_a_record_whose_slug_is_not_one_is_built_under_one_made_from_it(hostile, name):
+    line, slug = SLUG_REPLACED[name]
+    assert hostile.lines_for(name) == [f"{hostile.records.as_posix()}/{name}: slug: dropped: {line}"]
+    assert (hostile.out / "redis" / "redis" / slug / "index.html").is_file()
 
 
 @pytest.mark.parametrize("name", sorted(REJECTED))

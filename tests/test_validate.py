@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from errorsite import urls
 from errorsite.load import RawRecord
 from errorsite.model import FIELDS, Problem, Record
 from errorsite.pipeline import summary_line
 from errorsite.validate import check, drop_duplicates, validate, validate_all
+from errorsite.validate.wording import short
 from tests.conftest import build_quietly, folder_reader, search_cards
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
@@ -227,20 +229,6 @@ NOT_A_SLUG = "is not a slug (letters or digits of any script in words joined by 
     ({"repo": "-/x"}, 'repo: "-/x" is not a GitHub owner/name'),
     ({"repo": "con/x"}, 'repo: "con/x" contains a reserved device name'),
     ({"repo": "owner/NUL.txt"}, 'repo: "owner/NUL.txt" contains a reserved device name'),
-    ({"slug": "Dataclass_On_Model"}, f'slug: "Dataclass_On_Model" {NOT_A_SLUG}'),
-    ({"slug": "a--b"}, f'slug: "a--b" {NOT_A_SLUG}'),
-    ({"slug": "-a"}, f'slug: "-a" {NOT_A_SLUG}'),
-    ({"slug": "-"}, f'slug: "-" {NOT_A_SLUG}'),
-    ({"slug": "../x"}, f'slug: "../x" {NOT_A_SLUG}'),
-    ({"slug": "a/b"}, f'slug: "a/b" {NOT_A_SLUG}'),
-    ({"slug": "a\\b"}, f'slug: "a\\\\b" {NOT_A_SLUG}'),
-    ({"slug": "a\u0000b"}, f'slug: "a\\u0000b" {NOT_A_SLUG}'),
-    ({"slug": "a.b"}, f'slug: "a.b" {NOT_A_SLUG}'),
-    ({"slug": ""}, f'slug: "" {NOT_A_SLUG}'),
-    ({"slug": "错" * 86}, f'slug: "{"错" * 57}…" {NOT_A_SLUG}'),
-    ({"slug": "a" * 256}, f'slug: "{"a" * 57}…" {NOT_A_SLUG}'),
-    ({"slug": "con"}, 'slug: "con" is a reserved device name'),
-    ({"slug": "NUL"}, 'slug: "NUL" is a reserved device name'),
     ({"errorMessage": "   "}, "errorMessage: must not be empty"),
     ({"githubUrl": "http://github.com/a/b"}, 'githubUrl: "http://github.com/a/b" is not an https://github.com/ URL'),
     ({"githubUrl": "https://gitlab.com/a/b"}, 'githubUrl: "https://gitlab.com/a/b" is not an https://github.com/ URL'),
@@ -260,6 +248,41 @@ NOT_A_SLUG = "is not a slug (letters or digits of any script in words joined by 
 ])
 def test_content_rules_that_reject_the_record(changes, line):
     assert one_line(**changes) == f"records/x.json: {line}"
+
+
+@pytest.mark.parametrize("slug, line, derived", [
+    ("内存不足-错误-😀", f'"内存不足-错误-😀" {NOT_A_SLUG}', "内存不足-错误"),
+    ("Dataclass_On_Model", f'"Dataclass_On_Model" {NOT_A_SLUG}', "dataclass-on-model"),
+    ("a--b", f'"a--b" {NOT_A_SLUG}', "a-b"),
+    ("-a", f'"-a" {NOT_A_SLUG}', "a"),
+    ("../x", f'"../x" {NOT_A_SLUG}', "x"),
+    ("a/b", f'"a/b" {NOT_A_SLUG}', "a-b"),
+    ("a\\b", f'"a\\\\b" {NOT_A_SLUG}', "a-b"),
+    ("a\u0000b", f'"a\\u0000b" {NOT_A_SLUG}', "a-b"),
+    ("a.b", f'"a.b" {NOT_A_SLUG}', "a-b"),
+    ("Ошибка: Памяти!", f'"Ошибка: Памяти!" {NOT_A_SLUG}', "ошибка-памяти"),
+    ("错" * 86, f'"{"错" * 57}…" {NOT_A_SLUG}', "错" * 85),  # cut to 255 bytes
+    ("ab-" * 100, f'"{"ab-" * 19}…" {NOT_A_SLUG}', "-".join(["ab"] * 85)),  # cut at a word
+    ("-", f'"-" {NOT_A_SLUG}', "r1"),  # nothing left: the record's id
+    ("", f'"" {NOT_A_SLUG}', "r1"),
+    ("😀", f'"😀" {NOT_A_SLUG}', "r1"),
+    ("con", '"con" is a reserved device name', "r1"),
+    ("NUL", '"NUL" is a reserved device name', "r1"),
+])
+def test_a_bad_slug_is_replaced_by_one_made_from_it(slug, line, derived):
+    record, printed = dropped_lines(slug=slug, id="R1")
+    assert record.slug == derived
+    assert printed == [f'records/x.json: slug: dropped: {line}: replaced by {short(derived)}']
+    assert validate(PATH, data_with(slug=derived)).slug == derived  # a valid slug, kept as it is
+    assert urls.output_name(urls.record_path(record)) == f"pydantic/pydantic/{derived}/index.html"
+
+
+def test_two_records_never_share_a_url_made_from_their_slugs():
+    a = validate("r/a.json", data_with(slug="a-b", id="a"))
+    b = validate("r/b.json", data_with(slug="A_B", id="b"))
+    kept, problems = drop_duplicates([a, b])
+    assert kept == [a] and [str(p) for p in problems] == [
+        "r/b.json: slug: duplicate repo and slug pydantic/pydantic/a-b, already used by r/a.json"]
 
 
 @pytest.mark.parametrize("changes, line, attr, kept", [
@@ -323,8 +346,8 @@ def test_line_number_at_the_range_ends_is_fine():
 
 
 def test_content_rules_all_reported_together():
-    assert lines(data_with(slug="a--b", severity="!!", httpStatus=42, analyzedAt="soon")) == [
-        f'records/x.json: slug: "a--b" {NOT_A_SLUG}',
+    assert lines(data_with(id="has space", severity="!!", httpStatus=42, analyzedAt="soon")) == [
+        "records/x.json: id: must be 1-64 letters, digits, '-' or '_'",
         'records/x.json: severity: "!!" has no letters or digits',
     ]
     record, printed = dropped_lines(httpStatus=42, analyzedAt="soon", tags=["🔥"])
@@ -388,7 +411,6 @@ BAD_LINES = {
     "repo-not-owner-name.json": 'repo: "pydantic" is not a GitHub owner/name',
     "required-field-missing.json": "errorMessage: required field is missing",
     "required-field-null.json": "repo: must not be null",
-    "slug-not-kebab-case.json": f'slug: "Dataclass_On_Model" {NOT_A_SLUG}',
     "solutions-item-not-a-string.json": "solutions[1]: expected a string, got 3",
 }
 
@@ -402,6 +424,8 @@ def bad_build(tmp_path_factory):
 
 DROPPED_LINES = {  # files whose one defect costs a value, not the record
     "line-number-outside-range.json": "lineNumber: dropped: 200 is outside sourceCodeStart..sourceCodeEnd (118..153)",
+    "slug-not-kebab-case.json":
+        f'slug: dropped: "Dataclass_On_Model" {NOT_A_SLUG}: replaced by "dataclass-on-model"',
 }
 
 
@@ -430,17 +454,18 @@ def test_each_bad_file_alone(name, tmp_path):
 
 def test_the_good_records_are_still_built(bad_build):
     result, _, out = bad_build
-    assert result.written and result.records == 2
+    assert result.written and result.records == 3
     page = out / "pydantic" / "pydantic" / "cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model" / "index.html"
     assert "<bdi>Cannot create a Pydantic dataclass from User as it is already a Pydantic model</bdi>" in page.read_text()
     assert (out / "pydantic" / "pydantic" / "line-number-outside-range" / "index.html").is_file()
+    assert (out / "pydantic" / "pydantic" / "dataclass-on-model" / "index.html").is_file()  # its slug replaced
     assert search_cards(folder_reader(out))[0][0] == \
         "Cannot create a Pydantic dataclass from User as it is already a Pydantic model"
 
 
 def test_summary_line_counts_built_skipped_and_dropped(bad_build):
     result, _, _ = bad_build
-    assert summary_line(result) == "built 2 records, skipped 9, dropped 1 value — see above"
+    assert summary_line(result) == "built 3 records, skipped 8, dropped 2 values — see above"
 
 
 @pytest.mark.parametrize("changes, field", [

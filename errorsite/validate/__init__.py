@@ -2,10 +2,11 @@
 
 Every check that protects the output (path segments, link schemes, sizes) lives
 here, so later steps can trust a Record completely. Only what a page cannot
-exist without rejects a record: the id, repo, slug, message and GitHub link,
+exist without rejects a record: the id, repo, message and GitHub link,
 the required type and severity, and any value of the wrong JSON type. A bad
 optional value (a tag without letters, a malformed date or sha, an
-out-of-range line) is dropped with a `dropped:` problem, and the record built.
+out-of-range line) is dropped with a `dropped:` problem, and the record built;
+so is a slug that is not one, replaced by one made from it (formats.derived_slug).
 
 Every size and count has a ceiling (limits.py), so that no record makes a page
 a browser cannot open, and the problems reported for one record are capped

@@ -7,7 +7,8 @@ from functools import partial
 from ..markup import line_count
 from ..model import Field
 from ..urls import url_segment
-from .formats import ID_RE, REF_RE, is_github_url, is_iso_date, normalized_slug, repo_problems, slug_problems
+from .formats import (ID_RE, REF_RE, derived_slug, is_github_url, is_iso_date, normalized_slug, repo_problems,
+                      slug_problems)
 from .issues import Issues
 from .limits import MAX_ITEMS, MAX_LINE, MAX_SOURCE_LINES, MAX_TAG, MAX_TAGS, SCHEMA_VERSION, text_fits, text_problem
 from .wording import describe, number, short
@@ -74,8 +75,11 @@ def check_values(v: dict, issues: Issues) -> None:
     for message in repo_problems(v["repo"]):
         issues.reject("repo", message)
     slug_problem = slug_problems(v["slug"])
-    require(slug_problem is None, "slug", slug_problem or "")
-    v["slug"] = normalized_slug(v["slug"])
+    if slug_problem is None:
+        v["slug"] = normalized_slug(v["slug"])
+    else:  # the record keeps its page, under a slug made from this one (duplicates are still dropped)
+        v["slug"] = derived_slug(v["slug"], v["id"])
+        issues.drop("slug", f"{slug_problem}: replaced by {short(v['slug'])}")
     require(v["message"].strip() != "", "errorMessage", "must not be empty")
     require(is_github_url(v["github_url"]), "githubUrl",
             f"{short(v['github_url'])} is not an https://github.com/ URL")

@@ -39,6 +39,31 @@ def slug_problems(original: str) -> str | None:
     return None
 
 
+def derived_slug(original: str, record_id: str) -> str:
+    """A valid slug made from one that is not: its letters and digits (any
+    script, with the marks that follow them), lower-cased where they have case,
+    in words joined by single hyphens, cut at a word to fit; from the record's
+    id when nothing is left, or when what is left is a reserved device name."""
+    for source in (original, record_id):
+        text = unicodedata.normalize("NFC", normalized_slug(source))
+        words, word = [], ""
+        for c in text:
+            kind = unicodedata.category(c)[0]
+            if kind in "LN" or (kind == "M" and word):
+                word += c
+            elif word:
+                words.append(word)
+                word = ""
+        words += [word] if word else []
+        slug = "-".join(words)
+        while len(slug.encode()) > MAX_SEGMENT_BYTES:
+            slug = slug.rpartition("-")[0] if "-" in slug else \
+                slug.encode()[:MAX_SEGMENT_BYTES].decode("utf-8", "ignore")
+        if slug and slug_problems(slug) is None:
+            return slug
+    return "record"  # an id of only "-" and "_": the URL is still unique, or a duplicate is reported
+
+
 def repo_problems(repo: str) -> list[str]:
     owner, _, name = repo.partition("/")
     if not (OWNER_RE.fullmatch(owner) and NAME_RE.fullmatch(name)) or name in (".", ".."):
