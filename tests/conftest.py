@@ -1,13 +1,17 @@
 """Shared fixtures: paths, a built site, a local HTTP server, and Chromium.
 
-Browser tests use Debian's Chromium through Playwright. Where it is missing they
-skip with a reason, except in CI (CI=true), where a missing browser fails.
+Browser tests use Debian's Chromium through Playwright, the parity and split
+tests Node, many tests the real records of ../shared. Where one is missing
+they skip with a reason, except under CI (CI set, and not "false" or "0"),
+where such a skip is a failure: CI must have them all (see
+pytest_runtest_makereport).
 """
 from __future__ import annotations
 
 import functools
 import http.server
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -27,9 +31,32 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 BASE_PATH = "/errors/"  # every served site lives under a sub-path, as on GitHub Pages
 
 
+def in_ci(environ=os.environ) -> bool:
+    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+# Why a test may skip on a laptop but never under CI: what CI must provide. Any
+# skip whose reason names one of them fails there, whichever file it is in.
+NEEDED_IN_CI = re.compile(r"\.\./shared|shared records|chromium|\bnode\b", re.IGNORECASE)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail") and in_ci():
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if NEEDED_IN_CI.search(reason):
+            report.outcome = "failed"
+            report.longrepr = f"skipped under CI, where it must run: {reason}"
+
+
 def need_shared() -> None:
+    message = f"{SHARED_RECORDS} is absent: tests on the shared real records need ../shared/"
     if not SHARED_RECORDS.is_dir():
-        pytest.skip(f"{SHARED_RECORDS} is absent: tests on the shared real records need ../shared/")
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 def site_files(records, site, static, options=None) -> dict[str, bytes]:
@@ -113,7 +140,7 @@ def shared_site(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
-        if os.environ.get("CI"):
+        if in_ci():
             pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must install Debian's chromium")
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run browser tests")
     from playwright.sync_api import sync_playwright

@@ -15,7 +15,8 @@ After an intended change to the pages, rewrite the expected files with
 
     UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_golden.py
 
-and review their diff like code before committing it.
+and review their diff like code before committing it. Under CI the switch
+fails the run instead: there nobody reviews what it would rewrite.
 """
 from __future__ import annotations
 
@@ -27,11 +28,20 @@ from pathlib import Path
 import pytest
 
 from errorsite import urls
-from tests.conftest import SHARED_RECORDS, build_quietly, need_shared
+from tests.conftest import SHARED_RECORDS, build_quietly, in_ci, need_shared
 
 GOLDEN = Path(__file__).parent / "golden"
 BASE_URL = "https://example.org/errors/"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def updating(environ=os.environ) -> bool:
+    """Whether to rewrite the golden files (UPDATE_GOLDEN=1); under CI, a failure."""
+    if environ.get("UPDATE_GOLDEN") != "1":
+        return False
+    if in_ci(environ):
+        pytest.fail("UPDATE_GOLDEN=1 under CI: golden pages are rewritten by hand and their diff reviewed, never in CI")
+    return True
+
 RECORDS = {  # shared record file → its site path
     "pydantic__pydantic__cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model.json":
         "pydantic/pydantic/cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model/",
@@ -64,7 +74,7 @@ def built(tmp_path_factory) -> Path:
 def test_record_page_matches_golden(built, path):
     actual = urls.output_file(built, path).read_bytes()
     expected_file = golden_file(path)
-    if UPDATE:
+    if updating():
         expected_file.parent.mkdir(parents=True, exist_ok=True)
         expected_file.write_bytes(actual)
         return
@@ -111,7 +121,13 @@ def test_record_paths_are_what_the_site_decides(built):
 
 
 def test_no_stale_golden_files():
-    if UPDATE:
+    if updating():
         for stale in set(GOLDEN.rglob("*.html")) - {golden_file(p) for p in RECORDS.values()}:
             stale.unlink()
     assert set(GOLDEN.rglob("*.html")) == {golden_file(p) for p in RECORDS.values()}
+
+
+def test_the_golden_switch_fails_under_ci_and_rewrites_nothing():
+    assert updating({}) is False and updating({"UPDATE_GOLDEN": "1", "CI": "false"}) is True
+    with pytest.raises(pytest.fail.Exception, match="UPDATE_GOLDEN=1 under CI"):
+        updating({"UPDATE_GOLDEN": "1", "CI": "true"})
