@@ -175,6 +175,9 @@ def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
     except (WriteFailed, ShardError) as failure:
         print(f"build.py: {failure}", file=sys.stderr)
         return 1
+    if not args.quiet:
+        for note in result.notes:
+            print(note, file=sys.stderr)
     if not args.quiet or not result.written:
         print(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
     if args.verbose:

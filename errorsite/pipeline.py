@@ -28,7 +28,7 @@ from .model import Outcome, Page, Problem, Reuse, Summary
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
-from .shards import Shard, ShardEntry, in_shard, read_shards, shard_page
+from .shards import Shard, ShardEntry, in_shard, read_shards, record_set, shard_page
 from .sitewide import History, SitewideDone, sitewide_pages
 from .validate import Seen
 from .write import check_output, sweep_leftovers, write_site
@@ -45,6 +45,7 @@ class BuildResult(NamedTuple):
     written: bool
     timings: dict[str, float] = {}
     reused: int = 0     # record pages taken from the previous build unchanged
+    notes: list[str] = []  # about the build as a whole, for the person running it
 
 
 class RecordsDone(NamedTuple):
@@ -131,7 +132,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         made = (ShardEntry(name, outcome) for name, outcome in zip(names, outcomes(worker, files, jobs, known)))
         entries, total = itertools.chain(unread, made), len(unread) + len(found)
         if shard:
-            pages = Finished(shard_files(entries, total, begun, shard, sources, folder, report, progress))
+            pages = Finished(shard_files(entries, total, begun, shard, sources, folder, report, progress,
+                                         record_set(scan, kept)))
         else:
             pages = Finished(site_pages(keeping_last_good(entries, reusable.last_good), total, begun, history,
                                         previous.global_pages, strict, jobs, report, progress))
@@ -140,6 +142,10 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         result = write_build(out_dir, pages, force, report, timings, begun, served_inodes, served,
                              lambda: next_build(begun, history, sources, folder, *pages.value))
         sources = {**sources, **(pages.value[0].digests if pages.value else {})}
+        if history.manifest is None and not shard and not begun.site.is_local():
+            result = result._replace(notes=[
+                f"note: no URL history in {out_dir} nor --previous-manifest: old URLs of renamed or removed "
+                "records will not be redirected; pass --previous-manifest with the live site's -/urls.json"])
     if result.written and (stats := trusted_stats(settled, sources)) != kept:
         save_digests(out_dir, root.as_posix(), stats)  # a build that wrote nothing leaves nothing beside the output
     return result
@@ -189,11 +195,12 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
 
 
 def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: Shard, sources: dict[str, str],
-                records_folder: str, report: Report,
-                progress: Progress | None) -> Generator[Page | Reuse, None, tuple[RecordsDone, None]]:
+                records_folder: str, report: Report, progress: Progress | None,
+                cut_from: str) -> Generator[Page | Reuse, None, tuple[RecordsDone, None]]:
     """A shard's files: its record pages and its outcomes, for assemble."""
     records = yield from record_pages(entries, total, report, progress, keep_entries=True)
-    yield shard_page(shard, begun.fingerprint, records.entries, {**sources, **records.digests}, records_folder)
+    yield shard_page(shard, begun.fingerprint, records.entries, {**sources, **records.digests}, records_folder,
+                     cut_from)
     return records, None
 
 

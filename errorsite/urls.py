@@ -37,6 +37,10 @@ class Site(NamedTuple):
     def absolute(self, path: str) -> str:
         return self.base_url + quote(path)
 
+    def is_local(self) -> bool:
+        """Served from this machine (a preview), not deployed."""
+        return urlsplit(self.base_url).hostname in ("localhost", "127.0.0.1", "::1")
+
 
 def normalize_base_url(url: str) -> str:
     """Raise ValueError unless `url` is an absolute http(s) URL; add the trailing slash."""

@@ -35,9 +35,15 @@ def good_records(tmp_path) -> Path:
 def test_good_records_build(good_records, tmp_path):
     out = tmp_path / "site"
     done = run("--records", good_records, "--out", out, "--base-url", "https://example.org/errors/")
-    assert (done.returncode, done.stdout, done.stderr) == (0, "built 1 record\n", "")
+    assert (done.returncode, done.stdout) == (0, "built 1 record\n")
+    # A first build for a deployed URL has no URL history: it says so, and how to carry it.
+    assert done.stderr == (f"note: no URL history in {out} nor --previous-manifest: old URLs of renamed or "
+                           "removed records will not be redirected; pass --previous-manifest with the live "
+                           "site's -/urls.json\n")
     assert (out / GOOD_PAGE).is_file()
     assert "https://example.org/errors/" in (out / "sitemap.xml").read_text()
+    again = run("--records", good_records, "--out", out, "--base-url", "https://example.org/errors/")
+    assert (again.returncode, again.stdout, again.stderr) == (0, "built 1 record\n", "")
 
 
 def test_bad_records_are_reported_and_skipped(tmp_path):
