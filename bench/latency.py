@@ -106,10 +106,10 @@ def whole_query(browser, base: str, site: Path, query: str) -> dict:
     timing = page.evaluate("""async (q) => {
         const root = document.documentElement.dataset.root + '-/search/whole/';
         const t0 = performance.now();
-        const [i, d, n] = await Promise.all(['index.json', 'docs.json', '../names.json'].map(f =>
+        const [i, d, n, m] = await Promise.all(['index.json', 'docs.json', '../names.json', '../meta.json'].map(f =>
           fetch(root + f).then(r => r.json())));
         const t1 = performance.now();
-        window.__whole = new ErrorSearch(i, d, n); window.__whole.search(q, 20);
+        window.__whole = new ErrorSearch(i, d, n, m); window.__whole.search(q, 20);
         const t2 = performance.now(); window.__whole.search(q, 20);
         return [t1 - t0, t2 - t0, performance.now() - t2]; }""", query)
     used = heap(cdp) - heap_before

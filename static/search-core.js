@@ -23,8 +23,6 @@
   var TYPED_QUERY_TOKENS = 6;   // at most this many words: typed, so typos are likely
   var MAX_QUERY_TOKENS = 48;    // a 10 KB paste stays fast
   var CANDIDATES = 300;         // re-ranked with coverage, patterns and names
-  var COMMON_SHARE = 0.05;      // a word in more than 5% of records…
-  var COMMON_MIN_DOCS = 100;    // …and in more than 100 of them is not searched for
   var CONTEXT_BOOST = 0.4;
   var FUZZY_BOOST = 0.3;
   var PREFIX_BOOST = 0.2;
@@ -33,8 +31,14 @@
 
   /* The whole index and every record's entry, in memory: the reference the
    * split data (search-data.js) is tested against, and what the tests load.
-   * A view answers what the query and the ranking ask of the data. */
-  function WholeIndex(serializedIndex, docs) {
+   * A view answers what the query and the ranking ask of the data; its
+   * `rules` are the build's (meta.json's commonAbove and names, which
+   * errorsite.search.search_rules makes). */
+  function WholeIndex(serializedIndex, docs, rules) {
+    if (!rules || rules.commonAbove === undefined || !rules.names) {
+      throw new Error("ErrorSearch: the build's rules (meta.json's commonAbove and names) are required");
+    }
+    this.rules = rules;
     this.lunr = lunr.Index.load(serializedIndex);
     this.docs = docs;
     this.records = docs.length;
@@ -94,8 +98,8 @@
     };
   };
 
-  function ErrorSearch(serializedIndex, docs, names) {
-    this.data = new WholeIndex(serializedIndex, docs);
+  function ErrorSearch(serializedIndex, docs, names, rules) {
+    this.data = new WholeIndex(serializedIndex, docs, rules);
     this.names = names || {};
   }
 
@@ -104,15 +108,16 @@
   };
 
   ErrorSearch.prototype.namedRepos = function (text) {
-    return namedRepos(this.names, text);
+    return namedRepos(this.names, this.data.rules, text);
   };
 
   /* Words in a large share of the records ("error", "invalid") cost lunr a
    * score for every one of those records and tell almost nothing apart: their
    * idf is near zero. They are left out of the query, as stop words are, and
-   * out of what a typo or a prefix expands to. */
+   * out of what a typo or a prefix expands to. The build decides which
+   * (meta.json's commonAbove): it stores their postings apart. */
   function isCommon(data, term) {
-    return data.df(term) > Math.max(COMMON_MIN_DOCS, data.records * COMMON_SHARE);
+    return data.df(term) > data.rules.commonAbove;
   }
 
   /* What a typo or a prefix expands to: the uncommon ones of `terms`, sorted. */
@@ -171,7 +176,7 @@
       return expansions(data, data.neighbours(stem(token)));
     });
     prefixed = expansions(data, prefixed);
-    q.named = namedRepos(names, text);
+    q.named = namedRepos(names, data.rules, text);
     if (data.pending()) return null;
     if (!prefixed.length && !core.length && !context.length && !near.some(function (n) { return n.length; })) {
       return [];  // lunr would return every record for an empty query
@@ -195,8 +200,8 @@
   }
 
   /* repo → how strongly the paste's context names it (0 none, 1 weak, 2 strong). */
-  function namedRepos(names, text) {
-    var found = paste.pasteNames(text), named = Object.create(null);
+  function namedRepos(names, rules, text) {
+    var found = paste.pasteNames(text, rules.names), named = Object.create(null);
     for (var key in found) {
       var repos = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : null;
       if (!Array.isArray(repos)) continue;
@@ -207,8 +212,6 @@
 
   ErrorSearch.find = find;
   ErrorSearch.WholeIndex = WholeIndex;
-  ErrorSearch.COMMON_SHARE = COMMON_SHARE;
-  ErrorSearch.COMMON_MIN_DOCS = COMMON_MIN_DOCS;
   ErrorSearch.tokenize = tokenize;
   ErrorSearch.stripNoise = paste.stripNoise;
   ErrorSearch.analyse = analyse;

@@ -25,6 +25,7 @@
    * postings are in c/<_index>.json). */
   function SplitIndex(meta, files) {  // kept for the page's life: what it read stays read
     this.meta = meta;
+    this.rules = meta;             // the build's rules: commonAbove, names
     this.fields = meta.fields;
     this.records = meta.records;
     this.files = files;            // path → parsed file, shared across queries

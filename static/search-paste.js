@@ -2,7 +2,8 @@
  * libraries the paste names (its context).
  *
  * No DOM here: runs in the browser and under Node. nameKey and nameAliases
- * mirror errorsite/search/names.py; a test runs both on the same names.
+ * mirror errorsite/search/names.py, with its word lists read from meta.json;
+ * a test runs both on the same names.
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -96,15 +97,9 @@
   }
 
   // ---- Names: the libraries a paste names, for names.json -----------------
-  var GENERIC = ["error", "errors", "exception", "exceptions", "exc", "util", "utils", "base", "common",
-                 "core", "internal", "lib", "main", "types", "models", "api", "client", "clients",
-                 "server", "impl", "test", "tests", "src", "app"];
-  var PREFIXES = ["node_", "python_", "py_", "go_", "rust_", "js_"];
-  var SUFFIXES = ["_py", "_js", "_rs", "_go", "_cpp", "_rb", "_php", "_cli", "_server", "_client", "_core",
-                  "_sdk", "_lib", "_rust", "_python", "_node"];
-  var DOMAINS = ["com", "org", "io", "net", "dev", "me", "co", "edu", "gov", "uk", "de", "fr", "app"];
-  var BUILTIN_ROOTS = ["std", "core", "alloc", "java", "javax", "jdk", "sun", "kotlin", "scala",
-                       "builtins", "system", "node", "internal", "crate", "self", "super"];
+  // The word lists (`rules`: meta.json's `names`) are the build's own,
+  // errorsite/search/names.py's: generic module names, a project name's
+  // language or tool affixes, reverse-domain roots and language roots.
   var STRONG = 2, WEAK = 1;
 
   function nameKey(name) {
@@ -112,13 +107,13 @@
   }
 
   /* The key of a name, then the key without one language or tool affix. */
-  function nameAliases(name) {
-    var key = nameKey(name);
-    if (!key || GENERIC.indexOf(key) >= 0) return [];
+  function nameAliases(name, rules) {
+    var key = nameKey(name), generic = rules.generic;
+    if (!key || generic.indexOf(key) >= 0) return [];
     var keys = [key];
-    PREFIXES.forEach(function (p) { if (key.slice(0, p.length) === p && key.length > p.length + 1) keys.push(key.slice(p.length)); });
-    SUFFIXES.forEach(function (s) { if (key.slice(-s.length) === s && key.length > s.length + 1) keys.push(key.slice(0, -s.length)); });
-    return keys.filter(function (k, i) { return keys.indexOf(k) === i && GENERIC.indexOf(k) < 0; });
+    rules.prefixes.forEach(function (p) { if (key.slice(0, p.length) === p && key.length > p.length + 1) keys.push(key.slice(p.length)); });
+    rules.suffixes.forEach(function (s) { if (key.slice(-s.length) === s && key.length > s.length + 1) keys.push(key.slice(0, -s.length)); });
+    return keys.filter(function (k, i) { return keys.indexOf(k) === i && generic.indexOf(k) < 0; });
   }
 
   // [regex, how its groups become names]: "name" (aliases strong, first part
@@ -142,19 +137,20 @@
     if (key.length > 1 && !(names[key] >= strength)) names[key] = strength;
   }
 
-  function addAliases(names, name, strength) {
-    var keys = nameAliases(name.replace(/\.(?:py|js|mjs|cjs|rs|egg-info|dist-info)$/, "").replace(/^@/, ""));
+  function addAliases(names, name, strength, rules) {
+    var keys = nameAliases(name.replace(/\.(?:py|js|mjs|cjs|rs|egg-info|dist-info)$/, "").replace(/^@/, ""), rules);
     keys.forEach(function (key) { addName(names, key, strength); });
     // `llama_model_load`, `redis-parser`, `@babel/core`: C functions and
     // packages carry their library's name first.
     var first = nameKey(name.replace(/^@/, "")).split(/[_\/]/)[0];
-    if (keys.length && first && first !== keys[0] && GENERIC.indexOf(first) < 0) addName(names, first, WEAK);
+    if (keys.length && first && first !== keys[0] && rules.generic.indexOf(first) < 0) addName(names, first, WEAK);
   }
 
   /* text → {key: strength}: every name the paste's context gives, to look up
    * in names.json. Strong: a package, crate, module or repository named as
-   * such; weak: a part of one (the first word of `llama_model_load`). */
-  function pasteNames(text) {
+   * such; weak: a part of one (the first word of `llama_model_load`).
+   * `rules`: meta.json's `names`. */
+  function pasteNames(text, rules) {
     var names = Object.create(null);
     text = String(text).slice(0, 20000);
     NAME_RULES.forEach(function (rule) {
@@ -164,18 +160,20 @@
         var name = match[1];
         if (rule[1] === "repo") {
           addName(names, name.toLowerCase().replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG);
-          addAliases(names, name.split("/")[1].replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG);
+          addAliases(names, name.split("/")[1].replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG, rules);
         } else if (rule[1] === "package") {
           var parts = name.split(".").filter(function (p) { return p.length > 1; });
-          while (parts.length > 1 && DOMAINS.indexOf(parts[0]) >= 0) parts.shift();
-          if (!parts.length || BUILTIN_ROOTS.indexOf(parts[0]) >= 0) continue;
-          parts.forEach(function (part, i) { nameAliases(part).forEach(function (k) { addName(names, k, i ? WEAK : STRONG); }); });
+          while (parts.length > 1 && rules.domains.indexOf(parts[0]) >= 0) parts.shift();
+          if (!parts.length || rules.builtinRoots.indexOf(parts[0]) >= 0) continue;
+          parts.forEach(function (part, i) {
+            nameAliases(part, rules).forEach(function (k) { addName(names, k, i ? WEAK : STRONG); });
+          });
         } else if (rule[1] === "stdlib") {
-          nameAliases(name).forEach(function (k) { addName(names, k, WEAK); });
+          nameAliases(name, rules).forEach(function (k) { addName(names, k, WEAK); });
         } else if (rule[1] === "path") {
-          if (BUILTIN_ROOTS.indexOf(name) < 0) addAliases(names, name, STRONG);
+          if (rules.builtinRoots.indexOf(name) < 0) addAliases(names, name, STRONG, rules);
         } else {
-          addAliases(names, name, STRONG);
+          addAliases(names, name, STRONG, rules);
         }
       }
     });

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errorsite.model import Summary
-from errorsite.search import build_index, repo_names, result_doc
+from errorsite.search import build_index, repo_names, result_doc, search_rules
 from tests.search_node import node_core  # noqa: F401  (a fixture)
 
 BOUND_MS = 2000
@@ -59,11 +59,13 @@ CASES = {
                                     "Error: cannot open x " + "a:1" * 33_334),
 }
 
-SEARCH = "([index, docs, names, q]) => new ErrorSearch(index, docs, names).search(q, 10).map(r => r.doc[1])"
+SEARCH = ("([index, docs, names, rules, q]) => new ErrorSearch(index, docs, names, rules).search(q, 10)"
+          ".map(r => r.doc[1])")
 
 
 def search_args(records: list[Summary], paste: str) -> list:
-    return [build_index(records), [result_doc(r) for r in records], repo_names(records), paste]
+    return [build_index(records), [result_doc(r) for r in records], repo_names(records), search_rules(len(records)),
+            paste]
 
 
 def case_records(pattern: str, message: str) -> list[Summary]:
@@ -151,7 +153,7 @@ def test_seeded_random_patterns_and_pastes_search_within_the_bound(node_core):
                for message in ["".join(ch for ch in pattern if ch not in "{}") or "ab"]]
     args = search_args(records, "")
     for _, paste in seeded_cases(40, seed=31):
-        args[3] = paste
+        args[4] = paste
         _, ms = node_core.timed(SEARCH, args, timeout=30)
         assert ms < BOUND_MS, (paste[:200], ms)
 

@@ -1,21 +1,25 @@
-"""Rules that exist on both sides of the search, run on the same inputs: the
-stemmer (Python stems the index, lunr.js the query), the names a repository
-goes by (Python builds names.json, the browser reads names from a paste), and
-a pattern's literal text (Python indexes it, the browser matches it). The
-tokenizer's own parity test is in test_tokens.py."""
+"""Rules that exist on both sides of the search, run on the same inputs, with
+the browser's modules under Node (the fast loop): the tokenizer (Python
+tokenizes the index, the browser the query), the stemmer (Python stems the
+index, lunr.js the query), the names a repository goes by (Python builds
+names.json, the browser reads names from a paste), a pattern's literal text
+(Python indexes it, the browser matches it) and the vocabulary files' key
+hashing (Python writes them, the browser picks one)."""
 from __future__ import annotations
 
 import json
 
-import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from errorsite.search import repo_names
+from errorsite.search import repo_names, search_rules
+from errorsite.search.chunks import fnv1a, units
 from errorsite.search.index import stem
 from errorsite.search.names import class_names, name_aliases, name_key, path_names
 from errorsite.tokens import pattern_words, tokenize
 from tests.conftest import QUERIES, REAL_QUERIES, SHARED_RECORDS, need_shared
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+from tests.search_node import node_core  # noqa: F401  (a fixture)
+from tests.test_tokens import shared_texts
 
 
 def shared_records() -> list[dict]:
@@ -23,7 +27,31 @@ def shared_records() -> list[dict]:
     return [json.loads(path.read_text(encoding="utf-8"))["record"] for path in sorted(SHARED_RECORDS.glob("*.json"))]
 
 
-def test_python_and_browser_stem_every_word_alike(search_core):
+TRICKY = ["Ünïcödé ΣΊΣΥΦΟΣ İstanbul ǅemal ﬁle", "a+b ~c ^d *e", "</script><b>x</b>", "١٢٣ arabic-indic ٣x",
+          "x" * 64 + "_y", "x" * 65, "_a_ .b. ::c:: =d= /e/ -f-", "𝐀𝐁𝐂 𝟏𝟐 a𝐀_b", "ⅷ ² ½ x²", "ｆｕｌｌ ｗｉｄｔｈ",
+          "kv_cache_enabled=true", "", " ", "\u00a0\u2028\u3000 word", "İ", "ß ẞ ŉ", "a\u0301b c\u0308"]
+
+
+def mismatched_tokens(node_core, texts: list[str]) -> list:
+    in_node = node_core.evaluate("texts => texts.map(t => ErrorSearch.tokenize(t))", texts)
+    return [(text, tokenize(text), js) for text, js in zip(texts, in_node) if tokenize(text) != js]
+
+
+def test_python_and_browser_tokenizers_agree(node_core):
+    texts = shared_texts() + TRICKY
+    texts += [query["query"] for query in json.loads(REAL_QUERIES.read_text(encoding="utf-8"))]
+    mismatches = mismatched_tokens(node_core, texts)
+    assert not mismatches, mismatches[:5]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from(list("_.:=/-{} ")), max_size=80),
+                min_size=1, max_size=20))
+def test_python_and_browser_tokenize_any_text_alike(node_core, texts):
+    assert not mismatched_tokens(node_core, texts)
+
+
+def test_python_and_browser_stem_every_word_alike(node_core):
     words = {"key", "keys", "array", "npy", "sky", "try", "trying", "play", "replaying", "by", "yy", "ay", "oy",
              "mypy", "stray", "dtype", "supported", "generalization", "ponies", "caresses", "fromkeys"}
     for record in shared_records():
@@ -33,8 +61,8 @@ def test_python_and_browser_stem_every_word_alike(search_core):
         for query in json.loads(path.read_text(encoding="utf-8")):
             words.update(tokenize(query["query"]))
     words = sorted(words)
-    in_browser = search_core.evaluate("ws => ws.map(w => lunr.stemmer(new lunr.Token(w)).toString())", words)
-    mismatches = [(word, stem(word), js) for word, js in zip(words, in_browser) if stem(word) != js]
+    in_node = node_core.evaluate("ws => ws.map(w => lunr.stemmer(new lunr.Token(w)).toString())", words)
+    mismatches = [(word, stem(word), js) for word, js in zip(words, in_node) if stem(word) != js]
     assert not mismatches, mismatches[:10]
 
 
@@ -43,19 +71,20 @@ NAMES = ["llama.cpp", "markdown-it-py", "node-glob", "@babel/core", "_pytest", "
          "x_core", "a.b.c", "lunr.py", "socket.io", "typing_extensions", "node_redis", "py_", "a_py", "LLAMA Server"]
 
 
-def test_python_and_browser_normalise_names_alike(search_core):
+def test_python_and_browser_normalise_names_alike(node_core):
     names = list(NAMES)
     for record in shared_records():
         owner, _, repo = record["repo"].partition("/")
         names += [owner, repo, *class_names(record.get("errorClass") or ""), *path_names(record.get("filePath") or "")]
-    in_browser = search_core.evaluate(
-        "ns => ns.map(n => [ErrorSearchPaste.nameKey(n), ErrorSearchPaste.nameAliases(n)])", names)
-    mismatches = [(name, [name_key(name), name_aliases(name)], js) for name, js in zip(names, in_browser)
+    in_node = node_core.evaluate(
+        "([ns, rules]) => ns.map(n => [ErrorSearchPaste.nameKey(n), ErrorSearchPaste.nameAliases(n, rules.names)])",
+        [names, search_rules(len(names))])
+    mismatches = [(name, [name_key(name), name_aliases(name)], js) for name, js in zip(names, in_node)
                   if [name_key(name), name_aliases(name)] != js]
     assert not mismatches, mismatches[:10]
 
 
-def test_names_built_in_python_are_found_in_pastes_by_the_browser(search_core):
+def test_names_built_in_python_are_found_in_pastes_by_the_browser(node_core):
     """Each shared record's class and file, written as a paste would show them,
     name its repository through names.json."""
     need_shared()
@@ -69,10 +98,10 @@ def test_names_built_in_python_are_found_in_pastes_by_the_browser(search_core):
         for package in path_names(record.file_path or ""):  # as installed: the package folder first
             pastes.append((f'  File "/venv/lib/python3.12/site-packages/{package}/x.py", line 1, in f', record.repo))
     assert len(pastes) > 10
-    named = search_core.evaluate(
-        "([names, pastes]) => pastes.map(p => new ErrorSearch({version: '2.3.9', fields: [], fieldVectors: [], "
-        "invertedIndex: [], pipeline: ['stemmer']}, [], names).namedRepos(p))",
-        [repo_names(records), [paste for paste, _ in pastes]])
+    named = node_core.evaluate(
+        "([names, rules, pastes]) => pastes.map(p => new ErrorSearch({version: '2.3.9', fields: [], fieldVectors: [], "
+        "invertedIndex: [], pipeline: ['stemmer']}, [], names, rules).namedRepos(p))",
+        [repo_names(records), search_rules(len(records)), [paste for paste, _ in pastes]])
     missed = [(paste, repo, found) for (paste, repo), found in zip(pastes, named) if found.get(repo) != 2]
     assert not missed, missed[:5]
 
@@ -81,10 +110,15 @@ PATTERNS = ["accepts at most {n} arg(s), received {count}", "{a}{b}", "{ spaced 
             "{x\u2028y} z", "{" + "n" * 41 + "} long", "{}", "no placeholder", "{{double}}"]
 
 
-def test_python_and_browser_blank_the_same_placeholders(search_core):
+def test_python_and_browser_blank_the_same_placeholders(node_core):
     patterns = PATTERNS + [record["messagePattern"] for record in shared_records() if record.get("messagePattern")]
-    in_browser = search_core.evaluate(
-        "ps => ps.map(p => ErrorSearch.tokenize(ErrorSearchMatch.literalText(p)))", patterns)
-    mismatches = [(p, tokenize(pattern_words(p)), js) for p, js in zip(patterns, in_browser)
+    in_node = node_core.evaluate("ps => ps.map(p => ErrorSearch.tokenize(ErrorSearchMatch.literalText(p)))", patterns)
+    mismatches = [(p, tokenize(pattern_words(p)), js) for p, js in zip(patterns, in_node)
                   if tokenize(pattern_words(p)) != js]
     assert not mismatches, mismatches[:5]
+
+
+def test_python_and_browser_hash_vocabulary_keys_alike(node_core):
+    keys = ["=", "<co", ">on", "<ün", ">ö€", "<\U0001F600", ">\U0001F600x"]
+    in_node = node_core.evaluate("ks => ks.map(k => ErrorSearchData.fnv1a(k))", keys)
+    assert in_node == [fnv1a(tuple(units(key))) for key in keys]

@@ -1,5 +1,5 @@
 """Ranking on real-shaped pastes, one test per cause of a miss (issue 11), on
-small hand-made indexes run through the real search code in Chromium:
+small hand-made indexes run through the real search code under Node:
 line breaks, exact patterns, context that names a repository, old wordings,
 and tracebacks without their message."""
 from __future__ import annotations
@@ -8,22 +8,22 @@ import re
 
 import pytest
 
-from errorsite.search import build_index, repo_names, result_doc
+from errorsite.search import build_index, repo_names, result_doc, search_rules
+from tests.search_node import node_core  # noqa: F401  (a fixture)
 from tests.test_search_ranking import make_record
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-
-def ranked(search_core, records, query) -> list[str]:
+def ranked(node_core, records, query) -> list[str]:
     """Repos (or slugs, where a repo has two records) of the results, best first."""
-    return search_core.evaluate(
-        "([index, docs, names, q]) => new ErrorSearch(index, docs, names).search(q, 10)"
+    return node_core.evaluate(
+        "([index, docs, names, rules, q]) => new ErrorSearch(index, docs, names, rules).search(q, 10)"
         ".map(r => r.doc[1] + ' ' + r.doc[2].split('/')[2])",
-        [build_index(records), [result_doc(r) for r in records], repo_names(records), query])
+        [build_index(records), [result_doc(r) for r in records], repo_names(records), search_rules(len(records)),
+         query])
 
 
-def repos(search_core, records, query) -> list[str]:
-    return [hit.split()[0] for hit in ranked(search_core, records, query)]
+def repos(node_core, records, query) -> list[str]:
+    return [hit.split()[0] for hit in ranked(node_core, records, query)]
 
 
 def record(repo, slug, message, pattern=None, doc="It fails.", **fields):
@@ -34,19 +34,19 @@ def record(repo, slug, message, pattern=None, doc="It fails.", **fields):
 
 # ---- 0. Line breaks -------------------------------------------------------------
 
-def test_line_breaks_keep_the_words_of_each_line_apart(search_core):
+def test_line_breaks_keep_the_words_of_each_line_apart(node_core):
     paste = ("thread 'main' panicked at src/main.rs:5:10:\nwaiting for example pathing\n"
              "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace")
-    core = search_core.evaluate("t => ErrorSearch.analyse(t).core", paste)
+    core = node_core.evaluate("t => ErrorSearch.analyse(t).core", paste)
     assert "pathing" in core and "pathingnote" not in core
     records = [record("a/paths", "p", "waiting for example pathing"),
                record("b/other", "o", "waiting for example notes", doc="Run with care.")]
-    assert repos(search_core, records, paste)[0] == "a/paths"
+    assert repos(node_core, records, paste)[0] == "a/paths"
 
 
 # ---- 1. An exact pattern wins over records that merely share words ----------------
 
-def test_exact_pattern_beats_a_record_whose_summary_has_more_words(search_core):
+def test_exact_pattern_beats_a_record_whose_summary_has_more_words(node_core):
     records = [
         record("spf13/cobra", "exact-args", "accepts 1 arg(s), received 2", "accepts {n} arg(s), received {m}",
                doc="ExactArgs fails."),
@@ -55,7 +55,7 @@ def test_exact_pattern_beats_a_record_whose_summary_has_more_words(search_core):
                doc="MinimumNArgs fails when a command that accepts arguments received too few of them; "
                    "it accepts more."),
     ]
-    assert ranked(search_core, records, "Error: accepts 1 arg(s), received 3")[0] == "spf13/cobra exact-args"
+    assert ranked(node_core, records, "Error: accepts 1 arg(s), received 3")[0] == "spf13/cobra exact-args"
     llama = [
         record("ggerganov/llama.cpp", "not-found", "check_tensor_dims: tensor 'output.weight' not found",
                "check_tensor_dims: tensor '{name}' not found", doc="A tensor is missing."),
@@ -66,12 +66,12 @@ def test_exact_pattern_beats_a_record_whose_summary_has_more_words(search_core):
                    "file declares for blk tensors such as ffn_down."),
     ]
     paste = "llama_model_load: error loading model: check_tensor_dims: tensor 'blk.0.ffn_down.weight' not found"
-    assert ranked(search_core, llama, paste)[0] == "ggerganov/llama.cpp not-found"
+    assert ranked(node_core, llama, paste)[0] == "ggerganov/llama.cpp not-found"
 
 
-def test_longest_pattern_first_and_short_patterns_still_guarded(search_core):
+def test_longest_pattern_first_and_short_patterns_still_guarded(node_core):
     records = [record("a/generic", "g", "syntax error"), record("redis/redis", "r", "ERR syntax error")]
-    assert repos(search_core, records, "(error) ERR syntax error") == ["redis/redis", "a/generic"]
+    assert repos(node_core, records, "(error) ERR syntax error") == ["redis/redis", "a/generic"]
 
 
 # ---- 2. Context that names the repository ------------------------------------------
@@ -123,32 +123,33 @@ def same_message():
      "\tat okhttp3.internal.http.StatusLine.parse(StatusLine.kt:9)", "square/okhttp"),
 ], ids=["npm", "npm-undici", "dist-packages", "pip-vendored", "rust-path", "cargo-registry", "program", "go-module",
         "java-package"])
-def test_context_names_the_repository(search_core, same_message, paste, repo):
-    named = search_core.evaluate(
-        "([index, docs, names, q]) => new ErrorSearch(index, docs, names).namedRepos(q)",
-        [build_index(same_message), [result_doc(r) for r in same_message], repo_names(same_message), paste])
+def test_context_names_the_repository(node_core, same_message, paste, repo):
+    named = node_core.evaluate(
+        "([index, docs, names, rules, q]) => new ErrorSearch(index, docs, names, rules).namedRepos(q)",
+        [build_index(same_message), [result_doc(r) for r in same_message], repo_names(same_message),
+         search_rules(len(same_message)), paste])
     assert named[repo] == 2 and "http-status/codes" not in named, named  # 2: named as a package, not a word
-    order = repos(search_core, same_message, paste)
+    order = repos(node_core, same_message, paste)
     assert order[0] == repo
     assert len(order) == len(SAME_MESSAGE) + 1  # the other repositories' records are reordered, never removed
 
 
-def test_context_can_beat_a_slightly_longer_pattern_but_not_the_message(search_core):
+def test_context_can_beat_a_slightly_longer_pattern_but_not_the_message(node_core):
     records = [record("isaacs/node-glob", "index", "index out of range"),
                record("redis/redis", "err-index", "ERR index out of range", tags=["redis"])]
     # A client that strips the server's `ERR ` still names redis: the same text, found in redis's record.
-    assert repos(search_core, records, "redis.exceptions.ResponseError: index out of range")[0] == "redis/redis"
-    assert repos(search_core, records, "index out of range")[0] == "isaacs/node-glob"
+    assert repos(node_core, records, "redis.exceptions.ResponseError: index out of range")[0] == "redis/redis"
+    assert repos(node_core, records, "index out of range")[0] == "isaacs/node-glob"
     # Context reorders only records that match the message comparably.
     others = [record("redis/redis", "wrongtype", "WRONGTYPE Operation against a key holding the wrong kind of value"),
               record("python/cpython", "closed", "I/O operation on closed file")]
-    assert repos(search_core, others, "redis.exceptions.ResponseError: I/O operation on closed file")[0] == \
+    assert repos(node_core, others, "redis.exceptions.ResponseError: I/O operation on closed file")[0] == \
         "python/cpython"
 
 
 # ---- 3. Old wordings, dropped prefixes, typos ------------------------------------------
 
-def test_old_wording_and_dropped_prefix_match_below_exact(search_core):
+def test_old_wording_and_dropped_prefix_match_below_exact(node_core):
     paste = ("requests.exceptions.MissingSchema: Invalid URL 'example.com/a': No schema supplied. "
              "Perhaps you meant http://example.com/a?")
     records = [
@@ -157,31 +158,31 @@ def test_old_wording_and_dropped_prefix_match_below_exact(search_core):
         # a short pattern found exactly, whose summary has every word of the paste
         record("other/urls", "schema", "No schema supplied", doc=paste),
     ]
-    assert repos(search_core, records, paste)[0] == "psf/requests"  # today's "scheme" for yesterday's "schema"
+    assert repos(node_core, records, paste)[0] == "psf/requests"  # today's "scheme" for yesterday's "schema"
     records = [
         record("redis/redis", "wrongtype", "WRONGTYPE Operation against a key holding the wrong kind of value"),
         record("other/kv", "kind", "the wrong kind of value", doc="Operation against a key holding it."),
     ]
     paste = "redis.exceptions.ResponseError: Operation against a key holding the wrong kind of value"
-    assert repos(search_core, records, paste)[0] == "redis/redis"  # the client dropped `WRONGTYPE `
+    assert repos(node_core, records, paste)[0] == "redis/redis"  # the client dropped `WRONGTYPE `
     # The same text found whole ranks above the same text with a prefix dropped,
     # unless the paste names the repository (see test_context_can_beat_…).
     exact = records + [record("other/exact", "exact", "Operation against a key holding the wrong kind of value")]
-    assert repos(search_core, exact, "ResponseError: Operation against a key holding the wrong kind of value")[0] \
+    assert repos(node_core, exact, "ResponseError: Operation against a key holding the wrong kind of value")[0] \
         == "other/exact"
 
 
-def test_long_pastes_forgive_typos_in_their_message_lines(search_core):
+def test_long_pastes_forgive_typos_in_their_message_lines(node_core):
     records = [record("a/tensors", "t", "dimension mismatch between tensor layouts"),
                record("b/layouts", "l", "mismatch between tensor layouts")]
     paste = ('Traceback (most recent call last):\n  File "/srv/app/run.py", line 3, in <module>\n    main()\n'
              "RuntimeError: dimenson mismatch between tensor layouts")
-    assert repos(search_core, records, paste)[0] == "a/tensors"
+    assert repos(node_core, records, paste)[0] == "a/tensors"
 
 
 # ---- 4. Frames without the message --------------------------------------------------
 
-def test_frames_alone_rank_the_named_librarys_records_first(search_core):
+def test_frames_alone_rank_the_named_librarys_records_first(node_core):
     records = [
         record("psf/requests", "missing-schema", "Invalid URL 'x': No scheme supplied",
                "Invalid URL {url}: No scheme supplied", errorClass="requests.exceptions.MissingSchema",
@@ -195,4 +196,4 @@ def test_frames_alone_rank_the_named_librarys_records_first(search_core):
              "    prep = self.prepare_request(req)\n"
              '  File "/usr/lib/python3/site-packages/requests/models.py", line 439, in prepare_url\n'
              "    self.prepare_url(url, params)")
-    assert repos(search_core, records, paste) == ["psf/requests", "other/http"]
+    assert repos(node_core, records, paste) == ["psf/requests", "other/http"]

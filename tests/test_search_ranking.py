@@ -9,11 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errorsite.render import summarize
-from errorsite.search import build_index, result_doc
+from errorsite.search import build_index, result_doc, search_rules
 from errorsite.validate import validate
 from tests.conftest import SHARED_RECORDS, need_shared
-
-pytestmark = pytest.mark.browser
+from tests.search_node import node_core  # noqa: F401  (a fixture)
 
 
 def make_record(**fields):
@@ -25,11 +24,11 @@ def make_record(**fields):
     return summarize(record)  # what the index is built from
 
 
-def ranked(search_core, records, query) -> list[str]:
+def ranked(node_core, records, query) -> list[str]:
     """Repos of the results, best first, from the real search code."""
-    return search_core.evaluate(
-        "([index, docs, q]) => new ErrorSearch(index, docs).search(q, 10).map(r => r.doc[1])",
-        [build_index(records), [result_doc(r) for r in records], query])
+    return node_core.evaluate(
+        "([index, docs, rules, q]) => new ErrorSearch(index, docs, {}, rules).search(q, 10).map(r => r.doc[1])",
+        [build_index(records), [result_doc(r) for r in records], search_rules(len(records)), query])
 
 
 @pytest.mark.parametrize("paste, core_words, gone", [
@@ -55,16 +54,16 @@ def ranked(search_core, records, query) -> list[str]:
     ("2026/11/28 10:14:03 RegisterFlagCompletionFunc: flag 'region' does not exist",
      ["registerflagcompletionfunc", "flag", "region", "exist"], []),
 ])
-def test_noise_is_stripped_and_message_words_kept(search_core, paste, core_words, gone):
-    analysed = search_core.evaluate("t => ErrorSearch.analyse(t)", paste)
+def test_noise_is_stripped_and_message_words_kept(node_core, paste, core_words, gone):
+    analysed = node_core.evaluate("t => ErrorSearch.analyse(t)", paste)
     for word in core_words:
         assert word in analysed["core"], (word, analysed)
     for word in gone:
         assert word not in analysed["core"], (word, analysed)
 
 
-def test_noise_only_query_has_no_words(search_core):
-    analysed = search_core.evaluate("t => ErrorSearch.analyse(t)", "2026-11-28 10:14:03.123 0x7ffe5a3c2b10")
+def test_noise_only_query_has_no_words(node_core):
+    analysed = node_core.evaluate("t => ErrorSearch.analyse(t)", "2026-11-28 10:14:03.123 0x7ffe5a3c2b10")
     assert analysed["core"] == [] and analysed["context"] == []
 
 
@@ -97,11 +96,11 @@ def generic_records():
     ("SyntaxError: syntax error\n    at Layer.handle (/app/node_modules/express/lib/router/index.js:284:7)",
      "expressjs/express"),
 ])
-def test_context_tells_generic_messages_apart(search_core, generic_records, paste, repo):
-    assert ranked(search_core, generic_records, paste)[0] == repo
+def test_context_tells_generic_messages_apart(node_core, generic_records, paste, repo):
+    assert ranked(node_core, generic_records, paste)[0] == repo
 
 
-def test_pattern_in_paste_beats_word_overlap(search_core):
+def test_pattern_in_paste_beats_word_overlap(node_core):
     records = [
         make_record(repo="spf13/cobra", slug="accepts-at-most", id="a",
                     errorMessage="accepts at most 1 arg(s), received 2",
@@ -109,25 +108,25 @@ def test_pattern_in_paste_beats_word_overlap(search_core):
         make_record(repo="other/cli", slug="received-args", id="b",
                     errorMessage="received args accepts arg list", messagePattern="received args accepts arg list"),
     ]
-    assert ranked(search_core, records, "Error: accepts at most 3 arg(s), received 7")[0] == "spf13/cobra"
+    assert ranked(node_core, records, "Error: accepts at most 3 arg(s), received 7")[0] == "spf13/cobra"
 
 
-def test_typos_are_forgiven_in_short_queries_only(search_core):
+def test_typos_are_forgiven_in_short_queries_only(node_core):
     records = [make_record(repo="a/b", slug="x", id="x", errorMessage="invalid expire time in command")]
-    assert ranked(search_core, records, "invalid exipre time") == ["a/b"]
-    assert ranked(search_core, records, "nothing here matches exipre at all really mister search") == []
+    assert ranked(node_core, records, "invalid exipre time") == ["a/b"]
+    assert ranked(node_core, records, "nothing here matches exipre at all really mister search") == []
 
 
 @pytest.fixture(scope="module")
-def shared_engine(search_core):
-    """The shared records' index, loaded once into the search_core page."""
+def shared_engine(node_core):
+    """The shared records' index, loaded once into the node_core page."""
     from errorsite.load import load_records
     from errorsite.validate import validate_all
     records, _ = validate_all(load_records(SHARED_RECORDS))
     records = [summarize(record) for record in records]
-    search_core.evaluate("([index, docs]) => { window.__engine = new ErrorSearch(index, docs); }",
-                         [build_index(records), [result_doc(r) for r in records]])
-    return search_core
+    node_core.evaluate("([index, docs, rules]) => { window.__engine = new ErrorSearch(index, docs, {}, rules); }",
+                       [build_index(records), [result_doc(r) for r in records], search_rules(len(records))])
+    return node_core
 
 
 QUERY_TEXT = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from(list(":+-~^*\"'`()[]{}<>\\/_.=?!\n\t")),
@@ -143,7 +142,7 @@ def test_any_text_searches_without_throwing(shared_engine, queries):
     assert all(isinstance(count, int) for count in outcome), list(zip(queries, outcome))
 
 
-def test_short_pattern_does_not_beat_a_record_with_every_typed_word(search_core):
+def test_short_pattern_does_not_beat_a_record_with_every_typed_word(node_core):
     records = [
         make_record(repo="prompt-toolkit/prompt_toolkit", slug="default-not-supported", id="p",
                     errorMessage="'default' not supported", messagePattern="{value} not supported"),
@@ -151,5 +150,5 @@ def test_short_pattern_does_not_beat_a_record_with_every_typed_word(search_core)
                     errorMessage="npy/npz error bf16 is not supported",
                     messagePattern="npy/npz error bf16 is not supported"),
     ]
-    assert ranked(search_core, records, "npy bf16 not supported")[0] == "huggingface/candle"
-    assert ranked(search_core, records, "ValueError: 'default' not supported")[0] == "prompt-toolkit/prompt_toolkit"
+    assert ranked(node_core, records, "npy bf16 not supported")[0] == "huggingface/candle"
+    assert ranked(node_core, records, "ValueError: 'default' not supported")[0] == "prompt-toolkit/prompt_toolkit"

@@ -14,8 +14,8 @@ import pytest
 
 from errorsite import urls
 from errorsite.render import summarize
-from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_pages
-from errorsite.search.chunks import (BUCKET_BYTES, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, fnv1a, search_files,
+from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_pages, search_rules
+from errorsite.search.chunks import (BUCKET_BYTES, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files,
                                      term_index, units, vocabulary_keys)
 from errorsite.validate import validate
 from tests.conftest import QUERIES, REAL_QUERIES, ROOT, SHARED_RECORDS, need_shared
@@ -134,15 +134,15 @@ def test_every_word_within_one_edit_of_a_typo_shares_one_of_its_vocabulary_keys(
         assert set(vocabulary_keys(word)) & set(wanted), (typo, word)
 
 
-def test_the_browser_hashes_keys_alike(search_core):
-    keys = ["=", "<co", ">on", "<ün", ">ö€", "<\U0001F600"]
-    in_browser = search_core.evaluate("ks => ks.map(k => ErrorSearchData.fnv1a(k))", keys)
-    assert in_browser == [fnv1a(tuple(units(key))) for key in keys]
-
-
-def test_common_rule_is_the_browsers():
+def test_meta_ships_the_rules_the_browser_applies(corpus):
+    """The browser has no copy of them (test_search_parity runs both sides)."""
+    meta = json.loads(next(page.content for page in search_files(corpus).pages
+                           if page.path == urls.SEARCH_PATH + "meta.json"))
+    assert {key: meta[key] for key in search_rules(len(corpus))} == search_rules(len(corpus))
     core = (ROOT / "static" / "search-core.js").read_text(encoding="utf-8")
-    assert re.search(rf"COMMON_SHARE = {COMMON_SHARE};", core) and re.search(rf"COMMON_MIN_DOCS = {COMMON_MIN_DOCS};", core)
+    paste = (ROOT / "static" / "search-paste.js").read_text(encoding="utf-8")
+    assert str(COMMON_MIN_DOCS) not in core and str(COMMON_SHARE) not in core
+    assert not re.search(r'"(?:exceptions|_py|node_|javax|fr)"', paste)
 
 
 def test_a_file_over_budget_is_named(monkeypatch, corpus):

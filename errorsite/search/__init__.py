@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from .. import urls
 from ..model import Page, Summary, inert_json
-from .chunks import META_PATH, SearchFiles, search_files
+from .chunks import META_PATH, SearchFiles, search_files, search_rules
 from .index import FIELDS, build_index, result_doc, search_fields
 from .names import repo_names
 
 NAMES_PATH = urls.SEARCH_PATH + "names.json"
 
 __all__ = ["FIELDS", "META_PATH", "NAMES_PATH", "SearchFiles", "build_index", "result_doc", "search_fields",
-           "repo_names", "search_pages"]
+           "repo_names", "search_pages", "search_rules"]
 
 
 def search_pages(records: list[Summary]) -> SearchFiles:

@@ -6,8 +6,10 @@ those terms: lunr scores a record only through the query terms' entries of its
 field vectors, so the scores are the ones a whole index gives. Files, under
 `-/search/`:
 
-- `meta.json`: the fields, the record count, the common-word threshold, the
-  first term of every bucket, how many vocabulary files there are;
+- `meta.json`: the fields, the record count, the first term of every bucket,
+  how many vocabulary files there are, and the rules the browser applies as
+  the build does (`search_rules`): the common-word threshold and the word
+  lists names are read with;
 - `t/N.json`: a run of the vocabulary in sorted order, a few KB, each term with
   lunr's `_index`, the number of records that have it, the message words that
   stem to it, and per field its postings with lunr's weights (in the message
@@ -37,6 +39,7 @@ from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from .. import urls
 from ..model import Page, Summary, inert_json
 from .index import FIELDS, result_doc, search_fields
+from .names import name_rules
 from .terms import Term, TermIndex
 
 FORMAT = 1
@@ -44,8 +47,8 @@ BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term ge
 VOCABULARY_BYTES = 16_000
 DOCS_PER_FILE = 16
 FILE_BUDGET = 256_000     # any search file larger than this is named in a warning
-COMMON_SHARE = 0.05       # the same rule as search-core.js
-COMMON_MIN_DOCS = 100
+COMMON_SHARE = 0.05       # a word in more than 5% of the records…
+COMMON_MIN_DOCS = 100     # …and in more than 100 of them is common: left out of queries
 
 META_PATH = urls.SEARCH_PATH + "meta.json"
 REPOS_PATH = urls.SEARCH_PATH + "repos.json"
@@ -53,6 +56,15 @@ REPOS_PATH = urls.SEARCH_PATH + "repos.json"
 
 def common_above(count: int) -> float:
     return max(COMMON_MIN_DOCS, count * COMMON_SHARE)
+
+
+def search_rules(count: int) -> dict:
+    """What the browser's search must decide as the build does, shipped in
+    meta.json rather than copied into JavaScript: the number of records a
+    word must be in to be common (the build puts such a word's postings in a
+    file of its own; the browser leaves it out of a query), and the word
+    lists a paste's names are read with (names.py)."""
+    return {"commonAbove": common_above(count), "names": name_rules()}
 
 
 def units(text: str) -> list[int]:
@@ -149,8 +161,8 @@ def search_files(records: list[Summary]) -> SearchFiles:
     for page in pages:
         digest.update(page.path.encode() + b"\0" + page.content)
     meta = {"version": digest.hexdigest()[:16], "format": FORMAT, "lunr": LUNR_JS_VERSION, "fields": [name for name, _ in FIELDS],
-            "records": index.count, "commonAbove": threshold, "buckets": bounds,
-            "vocabularyFiles": len(vocabulary_files), "docsPerFile": DOCS_PER_FILE}
+            "records": index.count, "buckets": bounds, "vocabularyFiles": len(vocabulary_files),
+            "docsPerFile": DOCS_PER_FILE, **search_rules(index.count)}
     pages.append(Page(META_PATH, inert_json(meta)))
     warnings = [f"{page.path}: {len(page.content):,} bytes, over the search files' budget of {FILE_BUDGET:,}"
                 for page in pages if len(page.content) > FILE_BUDGET and "/c/" not in page.path]

@@ -8,8 +8,9 @@ of its records' `errorClass` (`candle_core::Error::Msg` → `candle_core`,
 (`candle-core/src/x.rs` → `candle_core`, `src/jinja2/parser.py` → `jinja2`).
 The result is a small map, name → repositories, shipped beside the index.
 
-`name_key` and `name_aliases` have twins in `static/search-paste.js`; a test
-runs both on the same names.
+`name_key` and `name_aliases` have twins in `static/search-paste.js`, which
+reads this module's word lists from meta.json (`name_rules`); a test runs both
+on the same names.
 """
 from __future__ import annotations
 
@@ -41,6 +42,12 @@ _SEPARATORS = re.compile(r"[-.\s]+")
 _KEY = re.compile(r"^[a-z0-9_][a-z0-9_/@]*$")
 _CLASS_SPLIT = re.compile(r"::|\.")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def name_rules() -> dict[str, list[str]]:
+    """The word lists the browser reads a paste's names with, for meta.json."""
+    return {"generic": sorted(GENERIC), "prefixes": list(PREFIXES), "suffixes": list(SUFFIXES),
+            "domains": sorted(DOMAINS), "builtinRoots": sorted(BUILTIN_ROOTS)}
 
 
 def name_key(name: str) -> str:

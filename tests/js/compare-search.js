@@ -13,7 +13,8 @@ const { SplitSearch } = require(path.join(STATIC, "search-data.js"));
 const [wholeDir, splitDir, queriesFile, limitArg] = process.argv.slice(2);
 const limit = Number(limitArg || 10);
 const read = (dir, name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8"));
-const whole = new ErrorSearch(read(wholeDir, "index.json"), read(wholeDir, "docs.json"), read(wholeDir, "names.json"));
+const whole = new ErrorSearch(read(wholeDir, "index.json"), read(wholeDir, "docs.json"), read(wholeDir, "names.json"),
+                              read(splitDir, "meta.json"));
 const queries = JSON.parse(fs.readFileSync(queriesFile, "utf8"));
 
 async function main() {
