@@ -4,7 +4,9 @@
 hash falls in slice K of N, and writes their pages plus `shard.json`: each
 file's outcome (problems, Summary, file paths, key). `build.py assemble`
 reads the shards' outcomes back, in the order one build would have made them,
-and runs the global stages: the same bytes as one build.
+and runs the global stages: the same bytes as one build. Each shard also
+records what it was cut from, a digest of every record file of the whole set
+(record_set), so that shards cut from different records are never mixed.
 
 Only the (de)serialization and the check that the shards make one whole site
 live here; the pipeline decides what to do with them.
@@ -12,14 +14,17 @@ live here; the pipeline decides what to do with them.
 from __future__ import annotations
 
 import hashlib
+import time
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
-from .load import load_json
+from .cache.keys import file_key
+from .load import Scan, file_digests, load_json
 from .model import Outcome, Page, Problem, Reuse, Summary, inert_json
 
 SHARD_FILE = "shard.json"
-FORMAT = 3  # 2: each entry lists its files (the page and its record.json); 3: the records folder
+FORMAT = 4  # 2: each entry lists its files (the page and its record.json); 3: the records folder; 4: the record set
 
 
 class Shard(NamedTuple):
@@ -56,10 +61,24 @@ def order_key(relative: str) -> list[str]:
     return relative.split("/")
 
 
+def record_set(scan: Scan, trusted: dict[str, list]) -> str:
+    """What a shard is cut from: a digest of the sorted list of every record
+    file of the whole set, not only the shard's slice, each with the digest of
+    its bytes (unreadable ones with why). Every shard reads every file for it,
+    or trusts its stat as the build does (`trusted`, load.file_digests)."""
+    names = [file_key(file.relative) for file in scan.files]
+    digests, _ = file_digests(scan.files, names, trusted, time.time_ns(), dict.fromkeys(names))
+    digests.update((f"?{problem.path}", f"unreadable: {problem.message}") for problem in scan.problems)
+    whole = hashlib.sha256()
+    for name, digest in sorted(digests.items()):
+        whole.update(f"{name}\0{digest}\0".encode())
+    return whole.hexdigest()[:32]
+
+
 def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str],
-               records_folder: str) -> Page:
+               records_folder: str, cut_from: str) -> Page:
     data = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
-            "sources": sources, "records_folder": records_folder,
+            "sources": sources, "records_folder": records_folder, "record_set": cut_from,
             "entries": [[e.relative, [list(p) for p in e.outcome.problems],
                          e.outcome.summary.to_json() if e.outcome.summary else None,
                          [p.path for p in e.outcome.pages], e.outcome.key]
@@ -67,13 +86,20 @@ def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], source
     return Page(SHARD_FILE, inert_json(data))
 
 
-def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry], dict[str, str], str]:
-    """The shard's slice, fingerprint, entries, record files' digests and
-    records folder; its pages are Reuses from `folder`."""
+class ShardFile(NamedTuple):
+    folder: Path
+    shard: Shard
+    fingerprint: str
+    record_set: str      # record_set: what it was cut from
+
+
+def read_shard(folder: Path, data: object) -> tuple[ShardFile, list[ShardEntry], dict[str, str], str]:
+    """The shard's slice, fingerprint and record set, its entries, record
+    files' digests and records folder; its pages are Reuses from `folder`."""
     try:
         assert isinstance(data, dict) and data["format"] == FORMAT
-        shard, fingerprint, sources = Shard(*data["shard"]), data["fingerprint"], dict(data["sources"])
-        records_folder = str(data["records_folder"])
+        about = ShardFile(folder, Shard(*data["shard"]), str(data["fingerprint"]), str(data["record_set"]))
+        sources, records_folder = dict(data["sources"]), str(data["records_folder"])
         entries = [ShardEntry(relative, Outcome(
             [Problem(*p) for p in problems],
             Summary.from_json(summary) if summary else None,
@@ -81,24 +107,32 @@ def read_shard(folder: Path, data: object) -> tuple[Shard, str, list[ShardEntry]
             for relative, problems, summary, pages, key in data["entries"]]
     except (AssertionError, KeyError, TypeError, ValueError) as error:
         raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
-    return shard, fingerprint, entries, sources, records_folder
+    return about, entries, sources, records_folder
 
 
-def check_complete(shards: list[tuple[Path, Shard, str]], fingerprint: str) -> None:
-    """All N slices of one split, each once, made with this code and these settings."""
-    counts = {shard.count for _, shard, _ in shards}
+def check_complete(shards: list[ShardFile], fingerprint: str) -> None:
+    """All N slices of one split, each once, made with this code and these
+    settings, and cut from one set of record files."""
+    counts = {about.shard.count for about in shards}
     if len(counts) != 1:
         raise ShardError(f"the shards come from different splits: {sorted(counts)} slices")
     count = counts.pop()
-    numbers = sorted(shard.number for _, shard, _ in shards)
+    numbers = sorted(about.shard.number for about in shards)
     if numbers != list(range(1, count + 1)):
         missing = sorted(set(range(1, count + 1)) - set(numbers))
         raise ShardError(f"shards of {count}: missing {', '.join(f'{n}/{count}' for n in missing) or 'none'}"
                          f"{', and some given twice' if len(numbers) != len(set(numbers)) else ''}")
-    for folder, _, theirs in shards:
-        if theirs != fingerprint:
-            raise ShardError(f"{folder}: built with other code, templates, settings or base URL than this "
+    for about in shards:
+        if about.fingerprint != fingerprint:
+            raise ShardError(f"{about.folder}: built with other code, templates, settings or base URL than this "
                              "assemble; build every shard and assemble with the same ones")
+    # The set most shards were cut from (the first shard's on a tie) is the one; any other shard is odd.
+    sets = Counter(about.record_set for about in shards)
+    common = max(sets, key=lambda cut_from: (sets[cut_from], cut_from == shards[0].record_set))
+    for about in shards:
+        if about.record_set != common:
+            raise ShardError(f"{about.folder}: cut from other record files than the other shards "
+                             f"({sets[common]} of {len(shards)} agree); build every shard from the same records")
 
 
 class Assembled(NamedTuple):
@@ -114,11 +148,11 @@ def read_shards(folders: list[Path], fingerprint: str) -> Assembled:
     shards, entries, sources, records_folders = [], [], {}, set()
     for folder in folders:
         try:
-            shard, theirs, shard_entries, shard_sources, records_folder = read_shard(
+            about, shard_entries, shard_sources, records_folder = read_shard(
                 folder.absolute(), load_json(folder / SHARD_FILE))
         except (OSError, ValueError) as error:
             raise ShardError(f"{folder / SHARD_FILE}: cannot read: {error}") from None
-        shards.append((folder, shard, theirs))
+        shards.append(about._replace(folder=folder))
         entries += shard_entries
         sources.update(shard_sources)
         records_folders.add(records_folder)
