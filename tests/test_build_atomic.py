@@ -104,26 +104,22 @@ def staged(process: subprocess.Popen, out: Path, entries: int) -> bool:
         return False
 
 
-# ("after", seconds) from the start, or ("staged", share of the site already written)
-KILL_MOMENTS = [("after", 0.05), ("after", 0.2), ("after", 0.5), ("after", 1.0),
-                ("staged", 0.0), ("staged", 0.5), ("staged", 0.95)]
+# Each kill waits on an event, never on a clock: the build's staging folder holding
+# that share of the site's files and folders (0: the folder has just appeared).
+KILL_MOMENTS = [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95]
 
 
-def kill_build(records: Path, out: Path, how: str, when: float, site_entries: int, *extra: str) -> bool:
-    """Start a build and kill -9 it at that moment; whether it was still running."""
+def kill_build(records: Path, out: Path, share: float, site_entries: int, *extra: str) -> bool:
+    """Start a build, kill -9 it once its staging folder holds `share` of the site;
+    whether the kill landed (else the build had finished first, or never staged)."""
     process = subprocess.Popen(build_command(records, out, *extra), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                env={**os.environ, "PYTHONHASHSEED": "0"})
     deadline = time.monotonic() + 60
-    if how == "after":
-        time.sleep(when)
-    else:
-        entries = int(when * site_entries)
-        while process.poll() is None and not staged(process, out, entries) and time.monotonic() < deadline:
-            time.sleep(0.001)
-    running = process.poll() is None
+    entries = int(share * site_entries)
+    while process.poll() is None and not staged(process, out, entries) and time.monotonic() < deadline:
+        time.sleep(0.001)
     process.send_signal(signal.SIGKILL)
-    process.wait()
-    return running
+    return process.wait() == -signal.SIGKILL
 
 
 def test_a_build_killed_at_any_moment_leaves_the_previous_site_untouched(sites, tmp_path):
@@ -132,22 +128,23 @@ def test_a_build_killed_at_any_moment_leaves_the_previous_site_untouched(sites, 
     assert run_build(small, out).returncode == 0
     previous = tree(out)
     killed_mid_build = 0
-    for how, when in KILL_MOMENTS:
-        running = kill_build(big, out, how, when, len(reference))
+    for share in KILL_MOMENTS:
+        killed = kill_build(big, out, share, len(reference))
         now = tree(out)
         # Whole old site or whole new one (if the build won the race to its last rename).
-        assert now in (previous, reference), f"killed {how} {when}: out/ is neither the old site nor the new"
-        if not running:
-            assert now == reference, f"finished before the kill ({how} {when}) but the new site is not whole"
-        killed_mid_build += running and now == previous != reference
+        assert now in (previous, reference), f"killed at {share:.0%} staged: out/ is neither the old site nor the new"
+        if not killed:
+            assert now == reference, f"finished before the kill ({share:.0%} staged) but the new site is not whole"
+        killed_mid_build += killed and now == previous != reference
         previous = now
+    # Every kill but the last few waited for a share that leaves most of the site to write.
     assert killed_mid_build >= 5, "the corpus builds too fast to be killed mid-way: make it larger"
     # The next build sweeps up what the killed ones left beside out/, and replaces the site.
     # A build that finished before its kill leaves nothing, and makes the next ones no-ops,
     # which stage nothing: then kill one that renders everything again mid-way.
     for _ in range(3):
         if not leftovers(out):
-            kill_build(big, out, "staged", 0.5, len(reference), "--no-cache")
+            kill_build(big, out, 0.5, len(reference), "--no-cache")
     assert leftovers(out)
     assert run_build(big, out).returncode == 0
     assert tree(out) == reference

@@ -232,14 +232,27 @@ def test_a_second_build_waits_for_the_first(tmp_path):
                               text=True, cwd=ROOT)
     first_line = second.stderr.readline()  # printed as it starts to wait
     assert first_line == f"waiting for another build into {out} to finish\n"
-    time.sleep(1)
-    # It waits for the lock before it stages anything.
-    assert second.poll() is None and beside(out) == [".site.lock"]
+    # It sleeps in the kernel on the lock, and has staged nothing.
+    assert blocked_on_a_lock(second.pid) and second.poll() is None and beside(out) == [".site.lock"]
     release.set()
     holder.join()
     stdout, stderr = second.communicate(timeout=300)
     assert second.returncode == 0, stderr
     assert (out / "index.html").is_file() and beside(out) == []
+
+
+def blocked_on_a_lock(pid: int, timeout: float = 30) -> bool:
+    """Whether the process comes to sleep in the kernel waiting for a file lock
+    (its wait channel, as Linux shows it: locks_lock_inode_wait or alike)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if "lock" in Path(f"/proc/{pid}/wchan").read_text():
+                return True
+        except OSError:
+            return False
+        time.sleep(0.01)
+    return False
 
 
 def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(tmp_path):
