@@ -1,5 +1,11 @@
 """`check`: load → validate, and a report of every problem, without building.
 
+Every problem of every record in one run, classified as the build does: an
+error is a record the build would skip, a warning a value it would drop from
+a record it still builds. Errors fail a check (exit 1); warnings only with
+`strict` (`--strict`, `--warnings error`, or `strict = true` in the settings,
+which makes the build fail on them too).
+
 Three formats of the same problems, one line each: `text` as the build prints
 them, `json` (one object per line) for a dataset's own tooling, and `github`,
 workflow commands that GitHub Actions shows as annotations on the files.
@@ -29,6 +35,11 @@ def check(records_dir: Path) -> CheckResult:
     raws = load_records(records_dir)
     records, problems = validate_all(raws)
     return CheckResult(len(raws), len(records), problems)
+
+
+def exit_status(problems: list[Problem], strict: bool) -> int:
+    """1 when a record would be skipped, or, with `strict`, when anything would be dropped; else 0."""
+    return 1 if any(level(problem) == "error" for problem in problems) or (strict and problems) else 0
 
 
 def report_lines(problems: list[Problem], format: str) -> list[str]:

@@ -5,7 +5,9 @@
     python build.py check [options]    validate the records, build nothing
 
 Exit status: 0 success; 1 nothing written (--strict with a bad record, a
-template error) or, for `check`, any problem; 2 a usage or settings error.
+template error) or, for `check`, a record the build would skip (and, strict,
+a value it would drop); 2 a usage or settings error. Installed, the same
+commands are `errorsite [command]` and `python -m errorsite [command]`.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from typing import Callable
 
 import jinja2
 
-from .check import FORMATS, check, report_lines, summary
+from .check import FORMATS, check, exit_status, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
 from .pipeline import BuildResult, assemble, build, summary_line, timing_lines
 from .records import RenderFailed
@@ -211,20 +213,44 @@ def serve_command(argv: list[str]) -> int:
     return 0
 
 
+CHECK_HELP = """levels, as the build classifies them:
+  error    the record would not be built (a required field missing or of the wrong type, a bad id, …)
+  warning  a value would be dropped and the record built without it (text: `field: dropped: …`)
+Every problem of every record is reported in one run.
+
+exit status:
+  0  no errors (warnings allowed, unless --strict)
+  1  an error, or a warning with --strict or --warnings error
+  2  a usage or settings error
+
+settings file keys it reads (site.toml in the current folder, or --config FILE):
+  records, strict
+"""
+
+
 def check_command(argv: list[str]) -> int:
-    parser = parser_for("build.py check", "Validate the records without building: every problem, "
-                        "one line each; exit status 1 if there is any.", ["records"])
+    parser = argparse.ArgumentParser(prog="build.py check", description="Validate the records without building: "
+                                     "every problem of every record, one line each.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CHECK_HELP)
+    add_options(parser, ["records"])
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text: `file: field: message`; json: one JSON object per problem "
                              "(file, field, message, level); github: GitHub Actions annotations "
                              "(default: text)")
+    strictness = parser.add_mutually_exclusive_group()
+    strictness.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
+                            help="warnings fail the check too (exit 1), as they fail `build --strict`; "
+                                 "--no-strict undoes strict = true in the settings")
+    strictness.add_argument("--warnings", choices=("warning", "error"),
+                            help="what a dropped value counts as: `error` is --strict (default: warning, "
+                                 "or error when the settings say strict = true)")
     args = parser.parse_args(argv)
     s = settings(parser, args)
     result = check(s.records)
     for line in report_lines(result.problems, args.format):
         print(line)
     print(summary(result), file=sys.stderr)
-    return 1 if result.problems else 0
+    return exit_status(result.problems, s.strict if args.warnings is None else args.warnings == "error")
 
 
 COMMANDS = {"serve": serve_command, "check": check_command, "assemble": assemble_command}

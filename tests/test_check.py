@@ -1,7 +1,9 @@
-"""`build.py check`: the same problems as the build, in three formats, and exit 1."""
+"""`build.py check`: the same problems as the build, every one of each record, in three formats;
+exit 1 on an error, or on a warning with --strict."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -96,3 +98,48 @@ def test_json_escapes_what_it_must():
     problem = Problem('records/"x".json', "id", "line\nbreak")
     assert json.loads(json_line(problem)) == {"file": 'records/"x".json', "field": "id",
                                              "message": "line\nbreak", "level": "error"}
+
+
+# --- every problem at once, and what fails a check ----------------------------------
+
+def with_changes(folder, name, **changes):
+    data = json.loads(GOOD.read_text("utf-8"))
+    data["record"].update(changes)
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text(json.dumps(data), "utf-8")
+
+
+def test_every_problem_of_a_record_in_one_run(tmp_path):
+    with_changes(tmp_path / "records", "x.json", severity=3, lineNumber=200, tags=["😀", "python"])
+    done = run("check", "--records", "records", cwd=tmp_path)
+    assert done.stdout.splitlines() == [
+        "records/x.json: severity: expected a string, got 3",
+        'records/x.json: tags[0]: dropped: "😀" has no letters or digits',
+        "records/x.json: lineNumber: dropped: 200 is outside sourceCodeStart..sourceCodeEnd (118..153)",
+    ]
+    assert done.returncode == 1  # the severity: the build would skip this record
+    assert done.stderr == "checked 1 file: 1 with problems, 0 records would be built\n"
+
+
+def test_warnings_alone_pass_unless_strict(tmp_path):
+    with_changes(tmp_path / "records", "x.json", lineNumber=200, tags=["😀", "python"])
+    plain = run("check", "--records", "records", cwd=tmp_path)
+    assert plain.returncode == 0 and len(plain.stdout.splitlines()) == 2
+    assert plain.stderr == "checked 1 file: 1 with problems, 1 record would be built\n"
+    for strict in (["--strict"], ["--warnings", "error"]):
+        done = run("check", "--records", "records", *strict, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (1, plain.stdout)
+    assert run("check", "--records", "records", "--warnings", "warning", cwd=tmp_path).returncode == 0
+    (tmp_path / "site.toml").write_text("strict = true\n")  # as for the build, whose --strict fails on them
+    assert run("check", "--records", "records", cwd=tmp_path).returncode == 1
+    assert run("check", "--records", "records", "--no-strict", cwd=tmp_path).returncode == 0
+    assert run("check", "--records", "records", "--warnings", "warning", cwd=tmp_path).returncode == 0
+    assert run("check", "--strict", "--warnings", "warning", cwd=tmp_path).returncode == 2
+
+
+def test_check_help_lists_only_what_check_reads():
+    done = run("check", "--help")
+    assert done.returncode == 0
+    options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", done.stdout))
+    assert options == {"--help", "--config", "--records", "--format", "--strict", "--no-strict", "--warnings"}
+    assert "exit status:" in done.stdout and "1  an error, or a warning with --strict" in done.stdout

@@ -349,6 +349,8 @@ def test_content_rules_all_reported_together():
     assert lines(data_with(id="has space", severity="!!", httpStatus=42, analyzedAt="soon")) == [
         "records/x.json: id: must be 1-64 letters, digits, '-' or '_'",
         'records/x.json: severity: "!!" has no letters or digits',
+        'records/x.json: analyzedAt: dropped: "soon" is not an ISO 8601 date',  # a rejected record's too
+        "records/x.json: httpStatus: dropped: 42 is not an HTTP status",
     ]
     record, printed = dropped_lines(httpStatus=42, analyzedAt="soon", tags=["🔥"])
     assert printed == [

@@ -59,32 +59,41 @@ def read_list(key: str, value: object, issues: Issues) -> tuple[str, ...]:
 
 
 def check_values(v: dict, issues: Issues) -> None:
-    """Checks on content, run once every field has the right type. Rejects
-    what the page needs; drops (and sets to None) what it can do without."""
+    """Checks on content, run on every value of the right type, so that one
+    run finds every problem of a record. Rejects what the page needs; drops
+    (and sets to None) what it can do without. A required value rejected for
+    its type or absence (None here) is not checked again."""
 
     def require(ok: bool, key: str, message: str) -> None:
         if not ok:
             issues.reject(key, message)
+
+    def present(attr: str) -> bool:
+        return v[attr] is not None
 
     def keep(ok: bool, key: str, attr: str, message: str) -> None:
         if not ok:
             issues.drop(key, message)
             v[attr] = None
 
-    require(ID_RE.fullmatch(v["id"]) is not None, "id", "must be 1-64 letters, digits, '-' or '_'")
-    for message in repo_problems(v["repo"]):
+    if present("id"):
+        require(ID_RE.fullmatch(v["id"]) is not None, "id", "must be 1-64 letters, digits, '-' or '_'")
+    for message in repo_problems(v["repo"]) if present("repo") else ():
         issues.reject("repo", message)
-    slug_problem = slug_problems(v["slug"])
-    if slug_problem is None:
+    slug_problem = slug_problems(v["slug"]) if present("slug") else None
+    if present("slug") and slug_problem is None:
         v["slug"] = normalized_slug(v["slug"])
-    else:  # the record keeps its page, under a slug made from this one (duplicates are still dropped)
-        v["slug"] = derived_slug(v["slug"], v["id"])
+    elif present("slug"):  # the record keeps its page, under a slug made from this one (duplicates are still dropped)
+        v["slug"] = derived_slug(v["slug"], v["id"] or "")
         issues.drop("slug", f"{slug_problem}: replaced by {short(v['slug'])}")
-    require(v["message"].strip() != "", "errorMessage", "must not be empty")
-    require(is_github_url(v["github_url"]), "githubUrl",
-            f"{short(v['github_url'])} is not an https://github.com/ URL")
+    if present("message"):
+        require(v["message"].strip() != "", "errorMessage", "must not be empty")
+    if present("github_url"):
+        require(is_github_url(v["github_url"]), "githubUrl",
+                f"{short(v['github_url'])} is not an https://github.com/ URL")
     for key, attr in (("errorType", "error_type"), ("severity", "severity")):
-        require(url_segment(v[attr]) != "", key, f"{short(v[attr])} has no letters or digits")
+        if present(attr):
+            require(url_segment(v[attr]) != "", key, f"{short(v[attr])} has no letters or digits")
     if v["schema_version"] is not None:
         require(v["schema_version"] <= SCHEMA_VERSION, "schemaVersion",
                 f"version {number(v['schema_version'])} is newer than this build reads ({SCHEMA_VERSION})")

@@ -40,14 +40,13 @@ def check(path: str, data: object) -> Checked:
     elif dataset_version is not None and (problem := text_problem("datasetVersion", dataset_version)):
         issues.drop("datasetVersion", problem)
         dataset_version = None
-    if not issues.rejected:
-        check_values(values, issues)
-    if issues.rejected:
-        return Checked(None, issues.problems(path, dropped=False))
+    check_values(values, issues)
     values = {attr: balanced(value) for attr, value in values.items()}  # as the page shows them
     check_markdown(values, issues)
-    record = Record(source_file=path, dataset_version=balanced(dataset_version), **values,
-                    plain_code=slow_code(values, issues))
+    plain_code = slow_code(values, issues)
+    if issues.rejected:  # what rejects it, then what would be dropped once that is fixed
+        return Checked(None, issues.problems(path, dropped=False) + issues.problems(path, dropped=True))
+    record = Record(source_file=path, dataset_version=balanced(dataset_version), **values, plain_code=plain_code)
     return Checked(record, issues.problems(path, dropped=True))
 
 
