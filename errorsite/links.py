@@ -12,9 +12,9 @@ from . import urls
 from .model import Page, Summary, inert_json
 from .api import by_code, code_json
 from .browse import ListItems, directory_pages, entry, groupings, paginate
-from .render import Link, card_description, page_title, render
+from .render import Link, page_title, record_description, render
+from .sitecard import SIZE
 
-CARD_SIZE = (1200, 630)  # static/card.png, made by docs/make_card.py
 
 
 def permalink_page(env: jinja2.Environment, s: Summary) -> Page:
@@ -31,19 +31,18 @@ def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = 
     """A page at `path` that sends the reader on to record `s`."""
     target = urls.record_path(s)
     return render(env, "permalink.html", path, target=target, message=s.message, repo=s.repo, moved=moved,
-                  canonical=env.globals["site"].absolute(target), description=card_description(s, s.card),
+                  canonical=env.globals["site"].absolute(target), description=record_description(s),
                   title=page_title(s))
 
 
 def oembed(site: urls.Site, site_name: str, s: Summary) -> dict:
     """An oEmbed 1.0 "link" response: what Discourse, Notion and others show."""
-    width, height = CARD_SIZE
     return {"version": "1.0", "type": "link", "title": s.message,
             "author_name": s.repo, "author_url": site.absolute(urls.repo_path(s.repo)),
             "provider_name": site_name, "provider_url": site.base_url,
             "url": site.absolute(urls.record_path(s)),
             "thumbnail_url": site.absolute(urls.CARD_IMAGE_PATH),
-            "thumbnail_width": width, "thumbnail_height": height}
+            "thumbnail_width": SIZE, "thumbnail_height": SIZE}
 
 
 def oembed_page(env: jinja2.Environment, s: Summary) -> Page:

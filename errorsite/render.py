@@ -2,6 +2,7 @@
 prepares the values they show, and nothing here touches the disk."""
 from __future__ import annotations
 
+import re
 import traceback
 from functools import lru_cache
 from pathlib import Path
@@ -10,10 +11,12 @@ from typing import NamedTuple
 import jinja2
 
 from . import urls
-from .markup import highlight_block, highlight_lines, isolate, lexer_for, markdown, shorten, snippet_lexer, summary
+from .markup import (highlight_block, highlight_lines, isolate, lexer_for, markdown, plain_text, shorten, snippet_lexer,
+                     summary)
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
 from .share import share_values
+from .sitecard import SIZE as CARD_SIZE
 
 SITE_NAME = "Error Index"
 SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
@@ -105,7 +108,7 @@ def environment(site: urls.Site, total_records: int = 0,
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,
-        card_image=urls.CARD_IMAGE_PATH, feed=urls.feed_path,
+        card_image=urls.CARD_IMAGE_PATH, card_size=CARD_SIZE, feed=urls.feed_path,
         search_engine=[urls.asset_href(site, name, versions) for name in SEARCH_ENGINE],
     )
     return env
@@ -184,13 +187,50 @@ def inline_markdown(text: str):
     return html
 
 
-def record_description(r: Record) -> str:
-    """One line for meta description and link cards."""
-    return card_description(r, summary(r.documentation or r.trigger_scenarios))
+def record_description(r: Record | Summary) -> str:
+    """The meta description and the unfurl card's text: what the title (the
+    message and repository) does not say — what the error means and the first
+    fix. Made once per record (summarize) and carried by its Summary, so the
+    permalink and every redirect page show the same."""
+    if isinstance(r, Summary):
+        return r.unfurl
+    return unfurl_description(r)
 
 
 TITLE_LIMIT = 90        # characters of a page title: what a tab, a result or a card shows
-MESSAGE_IN_CARD = 100   # characters of the message in a meta description
+UNFURL_LIMIT = 200      # characters of a description: what a chat unfurl or a search result shows whole
+FIX_ROOM = 40           # the least room worth giving the first solution in a description
+# A full stop after these ends no sentence ("…or unknown, e.g. ZADD with …").
+ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "no", "fig", "ca", "al"})
+_SENTENCE_END = re.compile(r"(?<!\.)[.!?](?!\.)[\"')\]]*\s+(?=\S)")  # an ellipsis "..." ends none
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of plain text (all of it if it is one)."""
+    for end in _SENTENCE_END.finditer(text):
+        word = text[: end.start()].rsplit(None, 1)[-1].lower().lstrip("(\"'")
+        if text[end.start()] == "." and word in ABBREVIATIONS:
+            continue
+        return text[: end.end()].rstrip()
+    return text
+
+
+def as_sentence(text: str) -> str:
+    return text if not text or text[-1] in ".!?…" else text + "."
+
+
+def unfurl_description(r: Record) -> str:
+    """"<first sentence of the documentation> Fix: <first solution>", cut at a
+    sentence or word with an ellipsis to at most UNFURL_LIMIT characters."""
+    meaning = as_sentence(first_sentence(plain_text(r.documentation or r.trigger_scenarios or "")))
+    fix = as_sentence(first_sentence(plain_text(r.solutions[0]))) if r.solutions else ""
+    if not meaning and not fix:
+        return f"{r.repo} · {r.error_type} · {r.severity}"
+    if not meaning:
+        return shorten(f"Fix: {fix}", UNFURL_LIMIT)
+    if len(meaning) > UNFURL_LIMIT - FIX_ROOM or not fix:
+        return shorten(meaning, UNFURL_LIMIT)
+    return f"{meaning} {shorten(f'Fix: {fix}', UNFURL_LIMIT - len(meaning) - 1)}"
 
 
 def page_title(r: Record | Summary) -> str:
@@ -201,13 +241,6 @@ def page_title(r: Record | Summary) -> str:
     if room < 40:
         return shorten(f"{isolate(shorten(r.message, 40))}{tail}", TITLE_LIMIT)
     return f"{isolate(shorten(r.message, room))}{tail}"
-
-
-def card_description(r: Record | Summary, sentence: str) -> str:
-    """"message (repo · type · severity): first sentence of the documentation";
-    the message makes it unique, the sentence useful."""
-    facts = f"{shorten(r.message, MESSAGE_IN_CARD)} ({r.repo} · {r.error_type} · {r.severity})"
-    return f"{facts}: {sentence}" if sentence else facts
 
 
 def structured_data(site: urls.Site, r: Record, path: str) -> str:
@@ -258,4 +291,5 @@ def summarize(r: Record) -> Summary:
         source_file=r.source_file, id=r.id, repo=r.repo, slug=r.slug, message=r.message, pattern=r.pattern,
         error_code=r.error_code, error_type=r.error_type, error_class=r.error_class, severity=r.severity,
         file_path=r.file_path, tags=r.tags, analyzed_at=r.analyzed_at,
-        content_changed_at=r.content_changed_at, card=summary(r.documentation or r.trigger_scenarios))
+        content_changed_at=r.content_changed_at, card=summary(r.documentation or r.trigger_scenarios),
+        unfurl=unfurl_description(r))

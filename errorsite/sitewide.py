@@ -27,6 +27,7 @@ from .redirects import history_key, redirect_pages, served_lists
 from .render import SiteOptions, environment
 from .schema import schema_page
 from .search import search_pages
+from .sitecard import site_card
 
 # Below this many summaries the search data is made in this process: starting another costs more.
 BESIDE_THRESHOLD = 200
@@ -111,6 +112,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
     with timed(timings, "static"):
         yield from (Page(urls.STATIC_PATH + name, content) for name, content in static.items())
         yield cache_headers(site)
+        yield site_card(options.title)
         yield from sitemap(site, html_paths, last_modified(summaries))
         yield robots(site)
         yield opensearch(env)

@@ -141,7 +141,7 @@ API_PATH = OWN + "api/"
 API_REPOS_PATH = API_PATH + "repos.json"
 FEEDS_PATH = OWN + "feeds/"
 FEED_KINDS = ("new", "changed")  # by analyzedAt, by contentChangedAt
-CARD_IMAGE_PATH = STATIC_PATH + "card.png"
+CARD_IMAGE_PATH = OWN + "card.png"  # made from the site's title (sitecard.py): not under -/static/, cached for a year
 
 
 def permalink_path(record) -> str:

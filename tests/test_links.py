@@ -134,8 +134,8 @@ def test_oembed_per_record(site):
     oembed = data(site, urls.oembed_path(RECORDS[0]))
     assert oembed["version"] == "1.0" and oembed["type"] == "link"
     assert oembed["title"] == "Error 1" and oembed["provider_name"] == "Error Index"
-    assert oembed["thumbnail_url"] == f"{BASE}-/static/card.png"
-    assert (oembed["thumbnail_width"], oembed["thumbnail_height"]) == (1200, 630)
+    assert oembed["thumbnail_url"] == f"{BASE}-/card.png"
+    assert (oembed["thumbnail_width"], oembed["thumbnail_height"]) == (256, 256)
 
 
 def test_atom_dates():

@@ -17,7 +17,7 @@ from tests.conftest import SHARED_RECORDS, need_shared
 from errorsite import urls
 from errorsite.markup import plain_text
 from errorsite.model import Record
-from errorsite.render import environment, line_url, record_description, record_page, unique_links
+from errorsite.render import UNFURL_LIMIT, environment, line_url, record_description, record_page, summarize, unique_links
 from errorsite.validate import validate
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
@@ -259,10 +259,8 @@ def test_github_links(doc):
 
 def test_head(doc):
     title = "Cannot create a Pydantic dataclass from User as it is already a… — pydantic/pydantic"  # at most 90
-    description = ("Cannot create a Pydantic dataclass from User as it is already a Pydantic model "
-                   "(pydantic/pydantic · usage · error): "
-                   "pydantic.dataclasses.dataclass checks whether the decorated class is already a BaseModel "
-                   "subclass and refuses to turn it into a dataclass, since the two…")
+    description = ("pydantic.dataclasses.dataclass checks whether the decorated class is already a BaseModel "
+                   "subclass and refuses to turn it into a dataclass, since the two mechanisms conflict.")
     canonical = ("https://example.org/errors/pydantic/pydantic/"
                  "cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model/")
     assert doc.inner(doc.one("title")) == title
@@ -272,8 +270,8 @@ def test_head(doc):
     assert doc.meta("og:title") == title
     assert doc.meta("og:description") == description
     assert doc.meta("og:type") == "article"
-    assert doc.meta("twitter:card") == "summary_large_image"
-    assert doc.meta("og:image") == "https://example.org/errors/-/static/card.png"
+    assert doc.meta("twitter:card") == "summary"
+    assert doc.meta("og:image") == "https://example.org/errors/-/card.png"
     assert doc.meta("og:site_name") == "Error Index"
     assert doc.meta("twitter:title") == title
     assert doc.one("html")["attrs"]["data-root"] == "/errors/"
@@ -307,8 +305,7 @@ def test_null_fields_leave_no_trace():
     assert not [h for h in doc.hrefs() if h.startswith("#L") or h.endswith("#L133") or "/commit/" in h]
     assert "None" not in doc.text.split()
     # the description falls back to a sentence built from required fields
-    assert doc.meta("description") == ("Cannot create a Pydantic dataclass from User as it is already a Pydantic model "
-                                       "(pydantic/pydantic · usage · error)")
+    assert doc.meta("description") == "pydantic/pydantic · usage · error"
     for section in doc.find("section"):
         assert squash(doc.inner(section)) not in ("", "#")
 
@@ -399,10 +396,31 @@ def test_line_url_replaces_the_fragment(good):
         "https://github.com/a/b/blob/x/f.py#L133"
 
 
-def test_record_description_prefers_documentation(good):
-    facts = "Cannot create a Pydantic dataclass from User as it is already a Pydantic model (pydantic/pydantic · usage · error)"
-    assert record_description(good).startswith(f"{facts}: pydantic.dataclasses.dataclass checks")
+def test_record_description_says_what_the_title_does_not(good):
+    """The first sentence of the documentation (else of the trigger scenarios)
+    and the first solution, at most UNFURL_LIMIT characters; never the message."""
+    assert record_description(good) == (
+        "pydantic.dataclasses.dataclass checks whether the decorated class is already a BaseModel subclass and "
+        "refuses to turn it into a dataclass, since the two mechanisms conflict.")  # too long to add the fix
     assert record_description(dataclasses.replace(good, documentation=None)) == (
-        f"{facts}: Applying @pydantic.dataclasses.dataclass (or the function form) to a class that inherits "
-        "from BaseModel.")
-    assert record_description(dataclasses.replace(good, documentation=None, trigger_scenarios=None)) == facts
+        "Applying @pydantic.dataclasses.dataclass (or the function form) to a class that inherits "
+        "from BaseModel. Fix: Remove the decorator and keep the class as a BaseModel.")
+    assert record_description(dataclasses.replace(good, documentation=None, trigger_scenarios=None)) == \
+        "Fix: Remove the decorator and keep the class as a BaseModel."
+    assert record_description(dataclasses.replace(good, documentation=None, trigger_scenarios=None,
+                                                  solutions=())) == "pydantic/pydantic · usage · error"
+    assert record_description(summarize(good)) == record_description(good)  # permalink and redirect pages
+
+
+@pytest.mark.parametrize("documentation, solution, description", [
+    ("Raised for bad options or unknown, e.g. SET with NX and XX. More text.", "Fix the call",
+     "Raised for bad options or unknown, e.g. SET with NX and XX. Fix: Fix the call."),
+    ("Raised when AUTH or HELLO ... fails. More.", "**Check** the `password`.",
+     "Raised when AUTH or HELLO ... fails. Fix: Check the password."),
+    ("word " * 60, "x", ("word " * 39).strip() + "…"),  # one sentence, too long for a fix
+    ("A short sentence. " + "And more. " * 20, "word " * 60,
+     "A short sentence. Fix: " + ("word " * 35).strip() + "…"),
+])
+def test_descriptions_are_cut_at_a_sentence_or_a_word(good, documentation, solution, description):
+    record = dataclasses.replace(good, documentation=documentation, solutions=(solution,))
+    assert record_description(record) == description and len(description) <= UNFURL_LIMIT

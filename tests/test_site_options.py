@@ -17,7 +17,8 @@ OPENSEARCH_NS = {"o": "http://a9.com/-/spec/opensearch/1.1/"}
 
 
 def pages(options: SiteOptions = SiteOptions(), records=RECORDS) -> dict[str, str]:
-    return {path: content.decode("utf-8") for path, content in site_files(records, SITE, STATIC, options).items()}
+    return {path: content.decode("utf-8") for path, content in site_files(records, SITE, STATIC, options).items()
+            if not path.endswith(".png")}  # the site's card image (sitecard.py)
 
 
 def html_pages(site: dict[str, str]) -> dict[str, str]:

@@ -1,6 +1,7 @@
 """Unfurl cards as a real parser (extruct's Open Graph reader) sees them, on a
-record page and on its permalink (chat apps do not follow meta refresh), plus
-the oEmbed discovery link and the card image itself."""
+record page and on its permalink (chat apps do not follow meta refresh): a
+text-led card whose description says what the title does not; the oEmbed
+discovery link; and the card image, a small square made from the site's title."""
 from __future__ import annotations
 
 import struct
@@ -9,16 +10,17 @@ from html.parser import HTMLParser
 import extruct
 import pytest
 
-from errorsite import urls
+from errorsite import sitecard, urls
+from errorsite.render import SiteOptions
 from tests.conftest import ROOT, need_shared, SHARED_RECORDS, build_quietly
 
 BASE = "https://example.org/errors/"
 PATH = "huggingface/candle/kv-cache-enabled-true-is-not-supported/"
 RECORD_ID = "5410d019e75c02d7"
 TITLE = "kv_cache_enabled=true is not supported — huggingface/candle"
-DESCRIPTION = ("kv_cache_enabled=true is not supported (huggingface/candle · validation · error): SelfAttention::new explicitly rejects configs with "
-               "kv_cache_enabled set to true — the KV-cache attention path is not implemented in the candle "
-               "metavoice port.")
+DESCRIPTION = ("SelfAttention::new explicitly rejects configs with kv_cache_enabled set to true — the KV-cache "
+               "attention path is not implemented in the candle metavoice port. Fix: Set kv_cache_enabled to false in…")
+CARD = BASE + "-/card.png"
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +62,27 @@ def test_the_card_a_parser_reads(site, path):
         "og:type": "article",
         "og:title": TITLE,
         "og:description": DESCRIPTION,
-        "og:image": BASE + "-/static/card.png",
-        "og:image:width": "1200",
-        "og:image:height": "630",
+        "og:image": CARD,
+        "og:image:width": "256",
+        "og:image:height": "256",
         "og:image:alt": "Error Index",
     }
-    assert twitter(html) == {"twitter:card": "summary_large_image", "twitter:title": TITLE,
-                             "twitter:description": DESCRIPTION, "twitter:image": BASE + "-/static/card.png"}
+    assert twitter(html) == {"twitter:card": "summary", "twitter:title": TITLE,
+                             "twitter:description": DESCRIPTION, "twitter:image": CARD}
+
+
+def test_no_description_repeats_its_title_or_runs_long(site):
+    """On every record page of the shared records: the message is in the title, not
+    the description; the description is whole sentences, or cut with an ellipsis."""
+    pages = [p for p in site.glob("*/*/*/index.html") if not p.parts[-4] == "-"]
+    assert len(pages) >= 30
+    for page in pages:
+        properties = card(page.read_text(encoding="utf-8"), BASE)
+        description, title = properties["og:description"], properties["og:title"]
+        message = title.rsplit(" — ", 1)[0].strip("\u2068\u2069")
+        assert not description.startswith(message[:40]), page
+        assert len(description) <= 200 and description[-1] in ".!?…)\"'`", (page, description)
+        assert not description.endswith(("e.g.", "i.e.")), (page, description)
 
 
 def test_oembed_is_discoverable(site):
@@ -76,7 +92,29 @@ def test_oembed_is_discoverable(site):
     assert (site / urls.oembed_path(type("R", (), {"id": RECORD_ID})())).is_file()
 
 
-def test_the_card_image_is_a_1200_by_630_png():
-    data = (ROOT / "static" / "card.png").read_bytes()
+def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
-    assert struct.unpack(">II", data[16:24]) == (1200, 630)
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_card_image_is_a_small_square_made_from_the_title(site, tmp_path):
+    """A site built with another title gets an image of its own: "Error Index" is
+    never shipped to a site that is not called so, and the same title gives the same bytes."""
+    default = (site / "-" / "card.png").read_bytes()
+    assert png_size(default) == (256, 256)
+    assert not (site / "-" / "static" / "card.png").exists()
+    records = tmp_path / "records"
+    records.mkdir()
+    name = "huggingface__candle__kv-cache-enabled-true-is-not-supported.json"
+    (records / name).write_bytes((SHARED_RECORDS / name).read_bytes())
+    acme = []
+    for out in (tmp_path / "a", tmp_path / "b"):
+        result, _ = build_quietly(records, out, BASE, options=SiteOptions(title="Acme Errors"))
+        assert result.written
+        acme.append((out / "-" / "card.png").read_bytes())
+    assert acme[0] == acme[1] != default and png_size(acme[0]) == (256, 256)
+    assert acme[0] == sitecard.png(sitecard.pixels("Acme Errors")) and sitecard.initials("Acme Errors") == "AE"
+    html = (tmp_path / "a" / PATH / "index.html").read_text(encoding="utf-8")
+    properties = card(html, BASE + PATH)
+    assert properties["og:site_name"] == properties["og:image:alt"] == "Acme Errors"
+    assert properties["og:image"] == CARD and "Error Index" not in html
