@@ -13,6 +13,7 @@
   var CONNECTORS = "_.:=/-";
   var CHUNK = /(?:[\p{L}\p{N}]|[_.:=\/\-])+/gu;
   var PART = /[\p{L}\p{N}]+/gu;
+  var PART_AT = /[\p{L}\p{N}]+/gu;  // the same, for marks(): its lastIndex is its own
   var HAS_LETTER = /\p{L}/u;
   var DIGITS = /^\p{N}+$/u;
   var MAX_TOKEN = 64;
@@ -44,6 +45,27 @@
     return tokens;
   }
 
+  /* The highlighter's half: the stems of what was searched for (`words`:
+   * the query's tokens, lunr's terms, or a `?highlight=` list), and where in
+   * `text` a word with one of those stems is: [start, end) of each part the
+   * tokenizer would keep. The same cut and the same stems as the search. */
+  function stemsOf(words) {
+    var stems = Object.create(null);
+    tokenize(words.join(" ")).forEach(function (token) { stems[stem(token)] = true; });
+    return stems;
+  }
+
+  function marks(text, stems) {
+    var found = [], match;
+    text = String(text);
+    PART_AT.lastIndex = 0;
+    while ((match = PART_AT.exec(text))) {
+      var part = match[0].toLowerCase();
+      if (keepPart(part) && stems[stem(part)]) found.push([match.index, match.index + match[0].length]);
+    }
+    return found;
+  }
+
   // Stemming runs a dozen regexes; a query stems each of its words several
   // times (common? known? coverage), and consecutive queries share most words.
   var stems = Object.create(null), stemCount = 0;
@@ -67,5 +89,6 @@
     return set;
   }
 
-  return { tokenize: tokenize, stem: stem, unique: unique, toSet: toSet, DIGITS: DIGITS };
+  return { tokenize: tokenize, stem: stem, unique: unique, toSet: toSet, DIGITS: DIGITS, stemsOf: stemsOf,
+           marks: marks };
 });

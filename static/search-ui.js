@@ -6,7 +6,6 @@
 (function () {
   "use strict";
   var ROOT = document.documentElement.getAttribute("data-root") || "/";
-  var WORD = /[\p{L}\p{N}]+/gu;
   var SELF = document.currentScript;
   var TITLE_LIMIT = 200;  // characters of a message shown in a result; the record page shows it whole
   var engine = null;
@@ -49,31 +48,23 @@
     return engine;
   }
 
-  function stem(word) {
-    return window.lunr.stemmer(new window.lunr.Token(word.toLowerCase())).toString();
-  }
-
-  /* Append `text` to `parent`, wrapping words whose stem is in `stems` in <mark>. */
+  /* Append `text` to `parent`, wrapping the words whose stems are in `stems`
+   * (ErrorSearchTokens.stemsOf) in <mark>: the search's own tokenizer and
+   * stemmer decide what a word is. */
   function appendMarked(parent, text, stems) {
-    var last = 0, match;
-    WORD.lastIndex = 0;
-    while ((match = WORD.exec(text))) {
-      if (!stems[stem(match[0])]) continue;
-      if (match.index > last) parent.appendChild(document.createTextNode(text.slice(last, match.index)));
-      var mark = document.createElement("mark");
-      mark.textContent = match[0];
-      parent.appendChild(mark);
-      last = match.index + match[0].length;
-    }
+    var last = 0;
+    window.ErrorSearchTokens.marks(text, stems).forEach(function (mark) {
+      if (mark[0] > last) parent.appendChild(document.createTextNode(text.slice(last, mark[0])));
+      var element = document.createElement("mark");
+      element.textContent = text.slice(mark[0], mark[1]);
+      parent.appendChild(element);
+      last = mark[1];
+    });
     if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
   }
 
   function stemSet(words) {
-    var stems = Object.create(null);
-    words.forEach(function (word) {
-      (String(word).toLowerCase().match(WORD) || []).forEach(function (part) { stems[stem(part)] = true; });
-    });
-    return stems;
+    return window.ErrorSearchTokens.stemsOf(words.map(String));
   }
 
   // ---- The search page --------------------------------------------------------

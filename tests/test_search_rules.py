@@ -186,3 +186,14 @@ def test_a_word_in_more_records_than_the_builds_threshold_is_left_out_of_the_que
     assert sorted(node_core.evaluate(search, [*args, rules, "alpha gamma"])) == ["a/one", "b/two", "c/three"]
     # meta.json's threshold, not a constant of the browser's: `alpha` is in 3 records.
     assert node_core.evaluate(search, [*args, {**rules, "commonAbove": 2}, "alpha gamma"]) == ["a/one"]
+
+
+# ---- The highlighter -----------------------------------------------------------------
+
+def test_the_highlighter_marks_the_words_the_search_matches(node_core):
+    marks = node_core.evaluate(
+        "([text, words]) => ErrorSearchTokens.marks(text, ErrorSearchTokens.stemsOf(words)).map(([a, b]) => text.slice(a, b))",
+        ["Cannot read properties of undefined (reading 'map') in kv_cache_enabled=true 2026",
+         ["reading", "properties", "of", "kv_cache_enabled=true", "2026"]])
+    # `read` and `reading` stem alike; `of` is a stop word, 2026 a value: neither is searched, neither is marked.
+    assert marks == ["read", "properties", "reading", "kv", "cache", "enabled", "true"]
