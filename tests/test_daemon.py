@@ -44,3 +44,22 @@ def test_a_build_with_jobs_in_a_daemonic_process_builds_serially_with_the_joined
     assert written and joined == mirrored
     assert build(records, tmp_path / "one", BASE_URL, report=lines.append, jobs=1).written
     assert tree(tmp_path / "site") == tree(tmp_path / "one")
+
+
+def test_code_is_highlighted_off_the_main_thread_as_on_it():
+    """A Dask worker runs its tasks in threads, where the lexer's time budget
+    sends the work to a helper process: the lexer must work there too."""
+    import threading
+
+    from errorsite.markup.code import _highlighted, highlight_block, lexer_for
+
+    for path, code in (("errorsite/model.py", "def f(x):\n    return x  # the end\n"),
+                       ("templates/base.html", "<p class='a'>{{ x }}</p>\n"), ("src/lib.rs", "fn f() -> u8 { 1 }\n")):
+        lexer = lexer_for(path)
+        on_main = highlight_block(code, lexer)
+        _highlighted.cache_clear()
+        off_main = []
+        thread = threading.Thread(target=lambda: off_main.append(highlight_block(code, lexer)))
+        thread.start()
+        thread.join(60)
+        assert off_main == [on_main] and "<span" in on_main

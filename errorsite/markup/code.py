@@ -160,9 +160,16 @@ def _code_html(code: str, lexer: Lexer, plain: bool) -> str:
 def _highlighted(code: str, lexer: Lexer) -> str | None:
     """Pygments' HTML, or None when the lexer took longer than the budget (and was stopped)."""
     try:
-        return budget.run(HIGHLIGHT_SECONDS, _highlight, code, lexer)
+        return budget.run(HIGHLIGHT_SECONDS, _highlight_anew, code, type(lexer), lexer.options)
     except budget.OverBudget:
         return None
+
+
+def _highlight_anew(code: str, lexer_class: type[Lexer], options: dict) -> str:
+    """_highlight with a lexer made where it runs: one unpickled in budget's
+    helper process (off the main thread) would lack the rules its class
+    compiles when it is first called."""
+    return _highlight(code, lexer_class(**options))
 
 
 def _highlight(code: str, lexer: Lexer) -> str:
