@@ -32,15 +32,17 @@ class NodeCore:
 
     def start(self) -> None:
         self.process = subprocess.Popen([NODE, str(EVALUATE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
+                                        stderr=subprocess.PIPE, text=True, encoding="utf-8")
         self.answers = queue.Queue()
-        threading.Thread(target=self._read, args=(self.process, self.answers), daemon=True).start()
+        self.errors: list[str] = []
+        threading.Thread(target=self._read, args=(self.process.stdout, self.answers.put), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.process.stderr, self.errors.append), daemon=True).start()
 
     @staticmethod
-    def _read(process: subprocess.Popen, answers: queue.Queue) -> None:
-        for line in process.stdout:
-            answers.put(line)
-        answers.put(None)
+    def _read(stream, put) -> None:
+        for line in stream:
+            put(line)
+        put(None)
 
     def timed(self, expr: str, arg=None, timeout: float = 60) -> tuple[object, float]:
         """The function's value and the milliseconds it took in Node."""
@@ -55,7 +57,8 @@ class NodeCore:
             pytest.fail(f"Node did not answer within {timeout} s: {expr[:200]}")
         if line is None:
             self.close()
-            pytest.fail(f"Node exited while running {expr[:200]}")
+            stderr = "".join(line for line in self.errors if line)[-2000:]
+            pytest.fail(f"Node exited while running {expr[:200]}:\n{stderr}")
         answer = json.loads(line)
         if "error" in answer:
             raise AssertionError("JavaScript error: " + answer["error"])
