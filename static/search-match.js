@@ -65,8 +65,8 @@
   function wordBefore(text, i) {
     if (i <= 0) return false;
     var low = text.charCodeAt(i - 1);
-    var start = low >= 0xdc00 && low <= 0xdfff && i >= 2 && (text.charCodeAt(i - 2) & 0xfc00) === 0xd800 ? i - 2 : i - 1;
-    return WORD.test(text.slice(start, i));
+    var pair = (low & 0xfc00) === 0xdc00 && i >= 2 && (text.charCodeAt(i - 2) & 0xfc00) === 0xd800;
+    return WORD.test(text.slice(pair ? i - 2 : i - 1, i));
   }
 
   function wordAt(text, i) {

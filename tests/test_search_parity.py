@@ -28,7 +28,8 @@ def shared_records() -> list[dict]:
 
 
 TRICKY = ["Ünïcödé ΣΊΣΥΦΟΣ İstanbul ǅemal ﬁle", "a+b ~c ^d *e", "</script><b>x</b>", "١٢٣ arabic-indic ٣x",
-          "x" * 64 + "_y", "x" * 65, "_a_ .b. ::c:: =d= /e/ -f-", "𝐀𝐁𝐂 𝟏𝟐 a𝐀_b", "ⅷ ² ½ x²", "ｆｕｌｌ ｗｉｄｔｈ",
+          "x" * 64 + "_y", "x" * 65, "_a_ .b. ::c:: =d= /e/ -f-", "𝐀𝐁𝐂 𝟏𝟐 a𝐀_b", "ⅷ ² ½ x²",
+          "ｆｕｌｌ ｗｉｄｔｈ",
           "kv_cache_enabled=true", "", " ", "\u00a0\u2028\u3000 word", "İ", "ß ẞ ŉ", "a\u0301b c\u0308"]
 
 

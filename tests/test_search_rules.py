@@ -13,8 +13,6 @@ there are any.
 """
 from __future__ import annotations
 
-import pytest
-
 from errorsite.model import Summary
 from errorsite.search import build_index, repo_names, result_doc, search_rules
 from tests.search_node import node_core  # noqa: F401  (a fixture)
@@ -87,7 +85,8 @@ def test_the_edit_budget_is_one_per_twelve_characters_at_most_four(node_core):
     assert values(node_core, WRONGTYPE, four.replace("kind", "kint")) == [0, 0]
     five = WRONGTYPE + " in the keyspace"  # 71 characters: still four
     assert values(node_core, five, five.replace("value", "vaxxx").replace("wrong", "wrang"))[1] == 71 - 12
-    assert values(node_core, five, five.replace("value", "vaxxx").replace("wrong", "wrang").replace("key ", "kex "))[1] == 0
+    five_edits = five.replace("value", "vaxxx").replace("wrong", "wrang").replace("key ", "kex ")
+    assert values(node_core, five, five_edits)[1] == 0
     # 18 characters: one edit; 22: one.
     assert values(node_core, "connection refused", "connection refuzed") == [0, 18 - 3]
     assert values(node_core, "connection refused", "connectoin refuzed") == [0, 0]
@@ -192,7 +191,8 @@ def test_a_word_in_more_records_than_the_builds_threshold_is_left_out_of_the_que
 
 def test_the_highlighter_marks_the_words_the_search_matches(node_core):
     marks = node_core.evaluate(
-        "([text, words]) => ErrorSearchTokens.marks(text, ErrorSearchTokens.stemsOf(words)).map(([a, b]) => text.slice(a, b))",
+        "([text, words]) => ErrorSearchTokens.marks(text, ErrorSearchTokens.stemsOf(words))"
+        ".map(([a, b]) => text.slice(a, b))",
         ["Cannot read properties of undefined (reading 'map') in kv_cache_enabled=true 2026",
          ["reading", "properties", "of", "kv_cache_enabled=true", "2026"]])
     # `read` and `reading` stem alike; `of` is a stop word, 2026 a value: neither is searched, neither is marked.
