@@ -31,7 +31,7 @@ from .resources import STATIC
 from .shards import Shard, ShardEntry, in_shard, read_shards, record_set, shard_page
 from .sitewide import History, SitewideDone, sitewide_pages
 from .validate import Seen
-from .write import check_output, sweep_leftovers, write_site
+from .write import check_output, guard, sweep_leftovers, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 Report = Callable[[str], None]
@@ -78,11 +78,11 @@ class Start(NamedTuple):
     protected: list[tuple[Path, str]]
 
 
-def protected_folders(records_dir: Path | None = None) -> list[tuple[Path, str]]:
-    """Folders no build may replace (see write.check_output)."""
-    return [*([(records_dir, "the records folder")] if records_dir else []),
-            (PROJECT, "the project's own folder"), (STATIC, "the static files' folder"),
-            (TEMPLATES, "the templates folder")]
+def protected_folders(records_dir: Path | None, options: SiteOptions) -> list[tuple[Path, str]]:
+    """Folders no build may replace (see write.check_output): the project's,
+    the records and the templates the build reads."""
+    return [*guard.protected_folders(PROJECT, records_dir, options.templates),
+            (STATIC, "the static files' folder"), (TEMPLATES, "the templates folder")]
 
 
 def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool,
@@ -102,7 +102,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     alive from `previous_urls`, or else from the manifest in `out_dir`.
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, and write.WriteFailed when writing fails; the old site stays."""
-    begun = start(out_dir, base_url, options, force, protected_folders(records_dir))
+    begun = start(out_dir, base_url, options, force, protected_folders(records_dir, options))
     jobs = usable_jobs(jobs, report)
     fingerprint, folder, root = begun.fingerprint, records_dir.as_posix(), records_dir.resolve()
     previous = PreviousBuild.from_manifest(previous_manifest(out_dir)) if cache else PreviousBuild()
@@ -158,7 +158,7 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     are linked in, and the global steps run on their summaries.
     Raises shards.ShardError when they do not make one whole site."""
     begun = start(out_dir, base_url, options, force,
-                  [*protected_folders(), *((folder, "a shard folder") for folder in shard_dirs)])
+                  [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)])
     assembled = read_shards(shard_dirs, begun.fingerprint)
     history = History.of(load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH)))
     pages = Finished(site_pages(iter(assembled.entries), len(assembled.entries), begun, history, None, strict, 1,

@@ -149,8 +149,6 @@ def test_the_projects_own_folders_are_refused_even_with_force(checkout, folder):
     assert files(checkout) == before
 
 
-@pytest.mark.xfail(strict=True, reason="until the pipeline protects the folder --templates names: "
-                                       "write.guard.protected_folders(PROJECT, records_dir, options.templates)")
 def test_the_templates_folder_given_is_refused_even_with_force(checkout):
     theme = checkout.parent / "theme"
     (theme / "notes").mkdir(parents=True, exist_ok=True)
