@@ -8,12 +8,16 @@ Rules, in order:
 3. from each chunk keep the whole identifier (connectors trimmed from its ends)
    when it joins two or more parts and holds a letter, and every part: a run
    of letters and digits;
-4. drop parts that are only digits (concrete values, not words), one
-   character long, or one of lunr's English stop words; drop wholes over 64.
+4. drop parts that are only numbers (concrete values, not words: digits,
+   numerals, fractions), one character long, or one of lunr's English stop
+   words; drop wholes over 64 characters.
+Letters and numbers are Unicode's (categories L and N), lengths count
+characters (code points), on both sides.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from lunr.stop_word_filter import WORDS
 
@@ -21,7 +25,6 @@ STOP_WORDS = frozenset(WORDS)
 CONNECTORS = "_.:=/-"
 _CHUNK = re.compile(r"(?:[^\W_]|[_.:=/\-])+")
 _PART = re.compile(r"[^\W_]+")
-_HAS_LETTER = re.compile(r"[^\W\d_]")
 MAX_TOKEN = 64
 
 
@@ -30,14 +33,19 @@ def tokenize(text: str) -> list[str]:
     for chunk in _CHUNK.findall(text.lower()):
         parts = _PART.findall(chunk)
         whole = chunk.strip(CONNECTORS)
-        if len(parts) > 1 and len(whole) <= MAX_TOKEN and _HAS_LETTER.search(whole):
+        if len(parts) > 1 and len(whole) <= MAX_TOKEN and any(c.isalpha() for c in whole):
             tokens.append(whole)
         tokens.extend(part for part in parts if keep_part(part))
     return tokens
 
 
+def numbers_only(part: str) -> bool:
+    """Every character a number (category N: `42`, `²`, `½`, `Ⅻ`), as JavaScript's /^\\p{N}+$/u."""
+    return part.isdigit() or (part.isnumeric() and all(unicodedata.category(c)[0] == "N" for c in part))
+
+
 def keep_part(part: str) -> bool:
-    return len(part) > 1 and not part.isdigit() and part not in STOP_WORDS and len(part) <= MAX_TOKEN
+    return len(part) > 1 and not numbers_only(part) and part not in STOP_WORDS and len(part) <= MAX_TOKEN
 
 
 PLACEHOLDER = re.compile(r"\{[^{}\s]{0,40}\}")

@@ -29,8 +29,14 @@
     return text.slice(start, end);
   }
 
+  /* Length in characters (code points), as Python counts it. */
+  function size(text) {
+    return /[\ud800-\udfff]/.test(text) ? Array.from(text).length : text.length;
+  }
+
   function keepPart(part) {
-    return part.length > 1 && !DIGITS.test(part) && !isStopWord(part) && part.length <= MAX_TOKEN;
+    var length = size(part);
+    return length > 1 && !DIGITS.test(part) && !isStopWord(part) && length <= MAX_TOKEN;
   }
 
   function tokenize(text) {
@@ -39,7 +45,7 @@
     for (var i = 0; i < chunks.length; i++) {
       var parts = chunks[i].match(PART) || [];
       var whole = trimConnectors(chunks[i]);
-      if (parts.length > 1 && whole.length <= MAX_TOKEN && HAS_LETTER.test(whole)) tokens.push(whole);
+      if (parts.length > 1 && size(whole) <= MAX_TOKEN && HAS_LETTER.test(whole)) tokens.push(whole);
       for (var j = 0; j < parts.length; j++) if (keepPart(parts[j])) tokens.push(parts[j]);
     }
     return tokens;

@@ -8,6 +8,7 @@ hashing (Python writes them, the browser picks one)."""
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,7 +30,7 @@ def shared_records() -> list[dict]:
 
 TRICKY = ["Ünïcödé ΣΊΣΥΦΟΣ İstanbul ǅemal ﬁle", "a+b ~c ^d *e", "</script><b>x</b>", "١٢٣ arabic-indic ٣x",
           "x" * 64 + "_y", "x" * 65, "_a_ .b. ::c:: =d= /e/ -f-", "𝐀𝐁𝐂 𝟏𝟐 a𝐀_b", "ⅷ ² ½ x²",
-          "ｆｕｌｌ ｗｉｄｔｈ",
+          "ｆｕｌｌ ｗｉｄｔｈ", "𖠀 𖠀𖠀 ⅷⅷ ²² ½½ 〇〇 ⅫⅫ ½_½ ⅷ.x", "𝐀" * 33, "𝐀" * 32 + "_b",
           "kv_cache_enabled=true", "", " ", "\u00a0\u2028\u3000 word", "İ", "ß ẞ ŉ", "a\u0301b c\u0308"]
 
 
@@ -45,9 +46,13 @@ def test_python_and_browser_tokenizers_agree(node_core):
     assert not mismatches, mismatches[:5]
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from(list("_.:=/-{} ")), max_size=80),
-                min_size=1, max_size=20))
+# Characters this Python's Unicode database knows: a browser with a newer one
+# tokenizes letters assigned since, which Python's index cannot have.
+KNOWN = st.characters(codec="utf-8").filter(lambda c: unicodedata.category(c) != "Cn")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=KNOWN | st.sampled_from(list("_.:=/-{} ")), max_size=80), min_size=1, max_size=20))
 def test_python_and_browser_tokenize_any_text_alike(node_core, texts):
     assert not mismatched_tokens(node_core, texts)
 
