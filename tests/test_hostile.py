@@ -345,7 +345,7 @@ def test_xss_payload_is_text_in_every_field(hostile, stem):
             assert payload in tree.root.find("section", **{"aria-labelledby": section}).text(), section
     if any(c in payload for c in "<>\"'&"):
         for path in hostile.out.rglob("*"):
-            if path.is_file() and "static" not in path.relative_to(hostile.out).parts:
+            if path.is_file() and "static" not in path.relative_to(hostile.out).parts and path.suffix != ".png":
                 assert payload not in path.read_text("utf-8"), f"{path} holds the raw payload"
 
 
