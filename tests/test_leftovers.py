@@ -74,6 +74,16 @@ def test_a_staging_folder_killed_before_its_mark_is_removed_only_if_empty(tmp_pa
     assert beside(tmp_path) == ["site"]
 
 
+def test_a_staging_folder_killed_as_it_was_marked_is_removed_only_if_bare(tmp_path):
+    """The mark is opened, then written: a kill in between leaves it empty."""
+    bare, used = tmp_path / f".site.building-{dead_pid()}", precious(tmp_path / f".site.building-{dead_pid()}")
+    bare.mkdir()
+    for folder in (bare, used):
+        (folder / write.staging.STAGING_MARK).write_bytes(b"")
+    build(tmp_path / "site")
+    assert beside(tmp_path) == sorted(["site", used.name]) and (used / "precious.txt").read_text() == "mine"
+
+
 def test_a_staging_folder_begun_from_the_spare_is_removed_by_the_sites_marker(tmp_path):
     """Killed between taking the spare and marking it: the spare's marker says ours."""
     out = tmp_path / "site"

@@ -14,7 +14,7 @@ from typing import Callable
 
 from ..cache import DIGESTS
 from .guard import made_by_us
-from .staging import is_staging
+from .staging import STAGING_MARK, is_staging
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -69,7 +69,7 @@ def remove_leftovers(out_dir: Path) -> None:
         elif leftover.is_dir() and (made_by_us(leftover) or (kind == "building" and is_staging(leftover))):
             shutil.rmtree(leftover, ignore_errors=True)
         elif kind == "building":
-            _remove_if_empty(leftover)  # killed before it could mark the folder it had just made
+            _remove_if_bare(leftover)  # killed before it could mark the folder it had just made
 
 
 def leftovers(out_dir: Path) -> list[tuple[str, Path]]:
@@ -96,11 +96,15 @@ def _digests_or_empty(path: Path) -> bool:
     return _DIGESTS_HEAD.startswith(head)  # written in part, or not yet at all
 
 
-def _remove_if_empty(folder: Path) -> None:
+def _remove_if_bare(folder: Path) -> None:
+    """Remove a staging folder that holds nothing, or only its mark begun and not
+    yet written; anything else in it is not known to be ours."""
     try:
+        if os.listdir(folder) == [STAGING_MARK] and os.lstat(folder / STAGING_MARK).st_size == 0:
+            os.unlink(folder / STAGING_MARK)
         os.rmdir(folder)
     except OSError:
-        pass  # not empty: not known to be ours
+        pass
 
 
 def sweep_leftovers(out_dir: Path, report: Callable[[str], None] = print) -> None:
