@@ -197,6 +197,7 @@ class Outcome(NamedTuple):
     pages: list[Page | Reuse]     # its files (records.record_files), or Reuses of the same paths
     key: str | None               # what the pages were made from (cache.keys.record_key)
     digest: str | None = None     # of the record file's bytes, when this outcome read them (load.file_digest)
+    claims: str | None = None     # a rejected file: the record id it seems to hold, whose old URLs wait for it
 
 
 def inert_json(value: object) -> bytes:

@@ -59,6 +59,7 @@ class RecordsDone(NamedTuple):
     reused: int
     seconds: float
     entries: list[ShardEntry]    # every file's outcome, when a shard keeps them
+    unavailable: set[str]        # ids of records whose files are there but cannot be built
 
 
 class StrictFailure(Exception):
@@ -188,7 +189,8 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
     if strict and records.problems:
         raise StrictFailure(records)
     sitewide = yield from sitewide_pages(begun.site, records.summaries, records.html_paths, begun.static,
-                                         begun.options, begun.fingerprint, history, previous, jobs)
+                                         begun.options, begun.fingerprint, history, previous, jobs,
+                                         records.unavailable)
     for warning in sitewide.warnings:
         report(f"warning: {warning}")
     return records, sitewide
@@ -209,6 +211,7 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
     """The record pages, as they come; each record's summary kept for the global steps."""
     started = time.perf_counter()
     summaries, problems, keys, html_paths, remembered, digests, kept = [], [], {}, [], {}, {}, []
+    unavailable = set()
     reused = 0
     for done, entry in enumerate(entries, 1):
         if progress:
@@ -222,6 +225,8 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
         if keep_entries:  # a shard writes them out; pages only by path, never their bytes
             kept.append(entry._replace(outcome=outcome._replace(pages=[Reuse(page.path) for page in outcome.pages])))
         if outcome.summary is None:
+            if outcome.claims:
+                unavailable.add(outcome.claims)
             continue
         # The Summary and Problems themselves, not lists of their values: JSON
         # writes a tuple as the same array, and copies would grow with the records.
@@ -233,7 +238,7 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
         reused += isinstance(outcome.pages[0], Reuse) and outcome.pages[0].origin is None
         yield from outcome.pages
     return RecordsDone(summaries, problems, keys, html_paths, remembered, digests, reused,
-                       time.perf_counter() - started, kept)
+                       time.perf_counter() - started, kept, unavailable)
 
 
 def keeping_last_good(entries: Iterable[ShardEntry], last_good: dict[str, Outcome]) -> Iterator[ShardEntry]:

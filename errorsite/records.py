@@ -7,6 +7,7 @@ from (cache.keys.record_key).
 from __future__ import annotations
 
 import multiprocessing
+import re
 import traceback
 from pathlib import Path
 from typing import Callable, Iterator
@@ -15,7 +16,7 @@ import jinja2
 
 from . import lexing, urls
 from .cache.keys import record_key
-from .load import load_file
+from .load import load_file, read_record_bytes
 from .model import Outcome, Page, Record, Reuse, Summary
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .validate import check
@@ -48,11 +49,11 @@ class Worker:
         raw = load_file(path, self.root)
         digest = raw.digest
         if raw.problem:
-            return Outcome([raw.problem], None, [], None, digest)
+            return Outcome([raw.problem], None, [], None, digest, claimed_id(path, self.root, raw.data))
         checked = check(raw.path, raw.data)
         record = checked.record
         if record is None:
-            return Outcome(checked.problems, None, [], None, digest)
+            return Outcome(checked.problems, None, [], None, digest, claimed_id(path, self.root, raw.data))
         key = record_key(record, self.fingerprint)
         summary = summarize(record)
         paths = record_paths(record)
@@ -69,6 +70,22 @@ class Worker:
             except Exception:  # a bug: its traceback, which a pool would not carry back, and the record
                 raise RenderFailed(f"{raw.path}: cannot render:\n{traceback.format_exc()}") from None
         return Outcome(checked.problems, summary, pages, key, digest)
+
+
+CLAIMED_ID = re.compile(rb'"id"\s*:\s*"([A-Za-z0-9_-]{1,64})"')
+
+
+def claimed_id(path: Path, root: Path, data: object) -> str | None:
+    """The record id a file that cannot be built seems to hold: its old URLs
+    then say the record is temporarily unavailable, not removed. From the
+    JSON when it parsed, else from the first `"id": "…"` in its bytes."""
+    record = data.get("record") if isinstance(data, dict) else None
+    if isinstance(record, dict):
+        value = record.get("id")
+        return value if isinstance(value, str) and CLAIMED_ID.fullmatch(f'"id":"{value}"'.encode()) else None
+    raw, _ = read_record_bytes(path, root)
+    found = CLAIMED_ID.search(raw) if raw else None
+    return found[1].decode() if found else None
 
 
 def record_paths(record: Record) -> list[str]:

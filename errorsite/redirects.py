@@ -138,8 +138,10 @@ def repo_of(path: str) -> str:
 
 
 def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths: list[str],
-                   previous: object) -> Iterator[Page]:
-    """The manifest, the pages at every old URL, and `_redirects`."""
+                   previous: object, unavailable: set[str] = frozenset()) -> Iterator[Page]:
+    """The manifest, the pages at every old URL, and `_redirects`. A record
+    not served now is "removed" only when no file claims its id: a file that
+    is there but cannot be built (`unavailable`) makes it "temporarily unavailable"."""
     site = env.globals["site"]
     before, old_lists = read_manifest(previous)
     known = merge(before, summaries)
@@ -163,7 +165,8 @@ def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths
         for path in (k.path, *k.old, urls.permalink_path(Id(record_id))):
             if path not in taken:
                 taken.add(path)
-                yield render(env, "removed.html", path, message=k.message, query=query)
+                yield render(env, "unavailable.html" if record_id in unavailable else "removed.html", path,
+                             message=k.message, query=query)
     unambiguous = {old: next(iter(new)) for old, new in sorted(renamed.items()) if len(new) == 1}
     for path in sorted(old_lists - taken):
         target = nearest(path, served, unambiguous)

@@ -52,12 +52,13 @@ class SitewideDone(NamedTuple):
 
 def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
                    options: SiteOptions, fingerprint: str, history: History, previous: GlobalPages | None,
-                   jobs: int = 1) -> Generator[Page | Reuse, None, SitewideDone]:
+                   jobs: int = 1, unavailable: set[str] = frozenset()) -> Generator[Page | Reuse, None, SitewideDone]:
     """Every global page, or the previous build's when their key did not change.
-    `record_paths`: the record pages' paths, in the order they were written."""
+    `record_paths`: the record pages' paths, in the order they were written;
+    `unavailable`: ids of records whose files cannot be built for now."""
     timings: dict[str, float] = {}
     summaries = sorted(summaries, key=urls.record_path)
-    by_summaries = summaries_key(fingerprint, summaries)
+    by_summaries = summaries_key(fingerprint, summaries, "\0".join(sorted(unavailable)))
     lists = []
 
     def precise_key() -> str:
@@ -70,7 +71,8 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
             yield from (Reuse(path) for path in previous.paths)
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
     paths, html_paths, served, warnings = [], list(record_paths), "", []
-    for page in made_pages(site, summaries, html_paths, static, options, history.manifest, jobs, timings, warnings):
+    for page in made_pages(site, summaries, html_paths, static, options, history.manifest, jobs, timings, warnings,
+                           unavailable):
         paths.append(page.path)
         if page.path == urls.URLS_PATH:
             served = history_digest(json.loads(page.content))
@@ -82,7 +84,7 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
 
 def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str], static: dict[str, bytes],
                options: SiteOptions, previous_urls: object, jobs: int, timings: dict[str, float],
-               warnings: list[str]) -> Iterator[Page]:
+               warnings: list[str], unavailable: set[str] = frozenset()) -> Iterator[Page]:
     """The global pages, made; the listings' paths are added to `html_paths`
     as they are made: the redirects and the sitemap need every HTML page."""
     static = static_files(static)
@@ -103,7 +105,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
             yield from api_pages(site, summaries)
             yield from feed_pages(site, options.title, summaries)
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
-            yield from redirect_pages(env, summaries, html_paths, previous_urls)
+            yield from redirect_pages(env, summaries, html_paths, previous_urls, unavailable)
         with timed(timings, "search"):
             warnings += next(search)
             yield from search

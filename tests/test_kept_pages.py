@@ -44,3 +44,24 @@ def test_a_broken_file_with_no_page_before_is_skipped_and_strict_still_fails(tmp
     (records / "r0000.json").write_text("{", "utf-8")
     strict, _ = build_quietly(records, tmp_path / "site", strict=True)
     assert not strict.written
+
+
+def test_old_urls_of_a_broken_file_with_no_page_to_keep_say_temporarily_unavailable(tmp_path):
+    """In a fresh folder (a CI build with --previous-manifest) there is no page
+    to keep: the broken file's old URLs say it will be back, a deleted file's
+    that it was removed."""
+    records = write_records(tmp_path / "records", 3)
+    first = tmp_path / "first"
+    build_quietly(records, first)
+    history = tmp_path / "urls.json"
+    shutil.copy(first / "-" / "urls.json", history)
+    (records / "r0001.json").write_text('{"record": {"id": "r0001", "slug": ', "utf-8")
+    (records / "r0002.json").unlink()
+    result, lines = build_quietly(records, tmp_path / "ci", previous_urls=history)
+    assert result.records == 1 and "kept" not in lines[0]
+    site = tree(tmp_path / "ci")
+    broken = site[next(p for p in site if p.endswith("error-number-1/index.html"))]
+    gone = site[next(p for p in site if p.endswith("error-number-2/index.html"))]
+    assert b"temporarily unavailable" in broken and b"removed" not in broken and b'content="noindex"' in broken
+    assert b"This record was removed" in gone
+    assert b"temporarily unavailable" in site["-/r/r0001/index.html"]
