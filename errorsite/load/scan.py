@@ -41,7 +41,9 @@ def scan_records(records_dir: Path, skip: Path | None = None) -> Scan:
     linked folders), ordered by their relative paths' parts (shards.order_key),
     and what could not be taken: a folder that cannot be read, a FIFO, device
     or socket named `*.json` (never opened). `skip`, a folder (the output, when
-    it lies inside), is not walked into: its files are the site's, not records."""
+    it lies inside), is not walked into, nor are the folders a build keeps
+    beside it (`.NAME.spare`, `.NAME.building-…`): their files are the site's,
+    not records."""
     found, problems = _walk(records_dir, skip)
     return Scan([RecordFile(records_dir, relative, is_link) for _, relative, is_link in found],
                 [problem for _, problem in problems])
@@ -53,6 +55,7 @@ def _walk(records_dir: Path, skip: Path | None) -> tuple[list[tuple[list[str], s
     per folder, and plain strings: pathlib's rglob, sorting and relative_to
     would cost every rebuild a Path per record file."""
     skipped = _identity(skip)
+    beside, own_prefix = _beside(records_dir, skip), f".{skip.name}." if skip is not None else ""
     found, problems = [], []
 
     def refuse(relative: str, message: str) -> None:
@@ -71,7 +74,7 @@ def _walk(records_dir: Path, skip: Path | None) -> tuple[list[tuple[list[str], s
         for entry in entries:
             relative = folder + entry.name
             if entry.is_dir(follow_symlinks=False):
-                if not _same_folder(entry, skipped):
+                if not _same_folder(entry, skipped) and not (folder == beside and entry.name.startswith(own_prefix)):
                     folders.append(relative + "/")
             elif not entry.name.endswith(".json"):
                 continue
@@ -85,6 +88,17 @@ def _walk(records_dir: Path, skip: Path | None) -> tuple[list[tuple[list[str], s
     found.sort()
     problems.sort()
     return found, problems
+
+
+def _beside(records_dir: Path, skip: Path | None) -> str | None:
+    """The folder holding `skip`, relative to the records folder as _walk names
+    folders ("" or "a/b/"), or None when it is not inside it."""
+    if skip is None:
+        return None
+    relative = os.path.relpath(os.path.realpath(skip.parent), os.path.realpath(records_dir))
+    if relative == os.curdir:
+        return ""
+    return None if relative.startswith(os.pardir) else relative.replace(os.sep, "/") + "/"
 
 
 def _identity(folder: Path | None) -> tuple[int, int] | None:
