@@ -1,4 +1,4 @@
-"""No record stalls a build or blows it up (issue 30): lexers run under a
+"""No record stalls a build or blows it up: lexers run under a
 time budget, in a serial build, in pool workers and in a build run from a
 thread; sizes, counts and line numbers have ceilings; the problems reported
 for one record are capped, and so is what a rebuild keeps of them.
