@@ -20,10 +20,12 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from .render import SITE_DESCRIPTION, SITE_NAME, SiteOptions
+from .sitecard import MAX_FILE_BYTES, CardFile, card_file
 from .urls import PAGE_SIZE, normalize_base_url
 
 DEFAULT_CONFIG = Path("site.toml")
 DEFAULT_BASE_URL = "http://localhost:8000/"
+MAX_CARD_READ = MAX_FILE_BYTES + 1
 
 
 class Key(NamedTuple):
@@ -53,15 +55,19 @@ KEYS: tuple[Key, ...] = (
     Key("out", "path", Path("site"), "output folder, replaced whole when the build succeeds"),
     Key("strict", "bool", False, "fail, writing nothing, if any record is bad"),
     Key("jobs", "count", None, "processes rendering record pages (default: one per CPU)"),
+    Key("card", "png", None, "a PNG (at most 5 MB, 4096 px a side) every page unfurls with, "
+                             "instead of the square made from the title"),
+    Key("cards", "bool", False, "a 1200×630 card image per record (its message, repository, type and "
+                                "severity), shown large where its links unfurl"),
     Key("serve.host", "host", "127.0.0.1", "address `serve` listens on"),
     Key("serve.port", "port", 8000, "port `serve` listens on (0: any free port)"),
 )
 BY_NAME = {key.name: key for key in KEYS}
-TOML_TYPE = {"text": str, "host": str, "url": str, "link": str, "folder": str, "path": str,
+TOML_TYPE = {"text": str, "host": str, "url": str, "link": str, "folder": str, "path": str, "png": str,
              "count": int, "port": int, "bool": bool}
 TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean (true or false)"}
 KIND_NAMES = {"text": "string", "host": "string", "url": "URL", "link": "URL", "folder": "folder", "path": "path",
-              "count": "integer", "port": "integer", "bool": "boolean"}
+              "png": "PNG file", "count": "integer", "port": "integer", "bool": "boolean"}
 
 
 class ConfigError(ValueError):
@@ -80,13 +86,16 @@ class Settings:
     out: Path
     strict: bool
     jobs: int
+    card: CardFile | None   # read and checked at the start: a bad file stops the command before any work
+    cards: bool
     host: str
     port: int
     config: Path | None = None   # the file they came from, if any
 
     @property
     def site_options(self) -> SiteOptions:
-        return SiteOptions(self.title, self.description, self.dataset_url, self.page_size, self.templates)
+        return SiteOptions(self.title, self.description, self.dataset_url, self.page_size, self.templates,
+                           self.card, self.cards)
 
 
 # --- the file ------------------------------------------------------------------------
@@ -167,6 +176,19 @@ def checked(key: Key, value, where: str, folder: Path):
                 c.isspace() or ord(c) < 32 for c in value):
             fail(f"must be an absolute http(s) URL, got {value!r}")
         return value
+    if key.kind == "png":
+        path = folder / Path(value).expanduser()
+        try:
+            with open(path, "rb") as file:  # one byte past the limit is enough to refuse it
+                return card_file(file.read(MAX_CARD_READ))
+        except FileNotFoundError:
+            fail(f"{path}: no such file")
+        except IsADirectoryError:
+            fail(f"{path}: a folder, not a PNG file")
+        except OSError as error:
+            fail(f"{path}: cannot read: {error.strerror or error}")
+        except ValueError as error:
+            fail(f"{path}: {error}")
     if key.kind in ("folder", "path"):
         path = folder / Path(value).expanduser()
         if key.kind == "folder" and not path.is_dir():
@@ -199,7 +221,7 @@ def add_options(parser: argparse.ArgumentParser, names: list[str]) -> None:
 
 SHORT = {"jobs": ("-j",)}
 METAVARS = {"text": "TEXT", "host": "ADDRESS", "url": "URL", "link": "URL", "folder": "DIR", "path": "DIR",
-            "count": "N", "port": "PORT"}
+            "png": "FILE", "count": "N", "port": "PORT"}
 
 
 def help_with_default(key: Key) -> str:

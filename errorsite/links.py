@@ -13,7 +13,7 @@ from .model import Page, Summary, inert_json
 from .api import by_code, code_json
 from .browse import ListItems, directory_pages, entry, groupings, paginate
 from .render import Link, page_title, record_description, render
-from .sitecard import SIZE
+from .sitecard import CardImage
 
 
 
@@ -32,21 +32,21 @@ def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = 
     target = urls.record_path(s)
     return render(env, "permalink.html", path, target=target, message=s.message, repo=s.repo, moved=moved,
                   canonical=env.globals["site"].absolute(target), description=record_description(s),
-                  title=page_title(s))
+                  title=page_title(s), unfurl_image=env.globals["unfurl_image_of"](s))
 
 
-def oembed(site: urls.Site, site_name: str, s: Summary) -> dict:
+def oembed(site: urls.Site, site_name: str, s: Summary, image: CardImage) -> dict:
     """An oEmbed 1.0 "link" response: what Discourse, Notion and others show."""
     return {"version": "1.0", "type": "link", "title": s.message,
             "author_name": s.repo, "author_url": site.absolute(urls.repo_path(s.repo)),
             "provider_name": site_name, "provider_url": site.base_url,
             "url": site.absolute(urls.record_path(s)),
-            "thumbnail_url": site.absolute(urls.CARD_IMAGE_PATH),
-            "thumbnail_width": SIZE, "thumbnail_height": SIZE}
+            "thumbnail_url": image.url(site), "thumbnail_width": image.width, "thumbnail_height": image.height}
 
 
 def oembed_page(env: jinja2.Environment, s: Summary) -> Page:
-    return Page(urls.oembed_path(s), inert_json(oembed(env.globals["site"], env.globals["site_name"], s)))
+    return Page(urls.oembed_path(s), inert_json(oembed(env.globals["site"], env.globals["site_name"], s,
+                                                       env.globals["unfurl_image_of"](s))))
 
 
 def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:

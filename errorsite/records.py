@@ -21,6 +21,7 @@ from .model import Outcome, Page, Record, Reuse, Summary
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .validate import check
 from .api import record_json
+from .cards import card_page
 from .links import oembed_page, permalink_page
 
 
@@ -56,7 +57,7 @@ class Worker:
             return Outcome(checked.problems, None, [], None, digest, claimed_id(path, self.root, raw.data))
         key = record_key(record, self.fingerprint)
         summary = summarize(record)
-        paths = record_paths(record)
+        paths = record_paths(record, self.options.cards)
         if all(self.previous.get(path) == key for path in paths):
             pages = [Reuse(path) for path in paths]
         else:
@@ -88,16 +89,20 @@ def claimed_id(path: Path, root: Path, data: object) -> str | None:
     return found[1].decode() if found else None
 
 
-def record_paths(record: Record) -> list[str]:
+def record_paths(record: Record, cards: bool = False) -> list[str]:
     return [urls.record_path(record), urls.record_json_path(record), urls.permalink_path(record),
-            urls.oembed_path(record)]
+            urls.oembed_path(record), *([urls.record_card_path(record)] if cards else [])]
 
 
 def record_files(env, record: Record, summary: Summary) -> list[Page]:
     """A record's own files, made from it alone: its page, then its
-    record.json, permalink and oEmbed (the order of record_paths)."""
-    return [record_page(env, record), record_json(env.globals["site"], record), permalink_page(env, summary),
-            oembed_page(env, summary)]
+    record.json, permalink and oEmbed, and its card image when `cards` is on
+    (the order of record_paths)."""
+    files = [record_page(env, record), record_json(env.globals["site"], record), permalink_page(env, summary),
+             oembed_page(env, summary)]
+    if env.globals["cards"]:  # its bytes depend on the card's inputs alone: unchanged, the writer keeps the file
+        files.append(card_page(record, env.globals["site_name"]))
+    return files
 
 
 # Record files are independent and rendering them is the bulk of a build, so a

@@ -16,7 +16,8 @@ from .markup import (highlight_block, highlight_lines, isolate, lexer_for, markd
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
 from .share import share_values
-from .sitecard import SIZE as CARD_SIZE
+from .cards import card_image
+from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
 
 SITE_NAME = "Error Index"
 SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
@@ -40,6 +41,8 @@ class SiteOptions(NamedTuple):
     dataset_url: str | None = None   # the dataset's home, linked from every footer
     page_size: int = urls.PAGE_SIZE  # entries per listing page
     templates: Path | None = None    # a folder whose templates replace the built-in ones
+    card: CardFile | None = None     # the site's own card image, else one made from the title (sitecard.py)
+    cards: bool = False              # a card image per record, for large unfurls (cards.py)
 
 
 class Link(NamedTuple):
@@ -109,9 +112,18 @@ def environment(site: urls.Site, total_records: int = 0,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,
         card_image=urls.CARD_IMAGE_PATH, card_size=CARD_SIZE, feed=urls.feed_path,
+        card=site_card_image(options.title, options.card), cards=options.cards,
+        unfurl_image_of=unfurl_images(options),
         search_engine=[urls.asset_href(site, name, versions) for name in SEARCH_ENGINE],
     )
     return env
+
+
+def unfurl_images(options: SiteOptions):
+    """record or summary → the image its unfurl shows: its own card with
+    `cards` on, else the site's."""
+    site_card = site_card_image(options.title, options.card)
+    return (lambda r: card_image(r, options.title)) if options.cards else (lambda r: site_card)
 
 
 def template_error(error: jinja2.TemplateError) -> str:
@@ -136,7 +148,8 @@ def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:
 
 def record_page(env: jinja2.Environment, record: Record) -> Page:
     path = urls.record_path(record)
-    return render(env, "record.html", path, **record_values(env.globals["site"], record, path))
+    return render(env, "record.html", path, **record_values(env.globals["site"], record, path),
+                  unfurl_image=env.globals["unfurl_image_of"](record))
 
 
 def record_values(site: urls.Site, r: Record, path: str) -> dict:

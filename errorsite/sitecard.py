@@ -5,14 +5,22 @@ banner. Pure Python (zlib for the PNG), so the bytes depend on the title
 alone: the same title gives the same file on every machine.
 
 A title whose first letters have no glyph here (another script) gets a
-symmetric pattern drawn from the title's hash instead: still its own."""
+symmetric pattern drawn from the title's hash instead: still its own.
+
+A site may name its own PNG instead (`card = "card.png"`): config.py reads
+it, card_file checks it, and it is served at the same path. CardImage is what
+the unfurl tags say of an image (templates/card.html), this one or a record's
+(cards.py)."""
 from __future__ import annotations
 
 import colorsys
 import hashlib
+import io
 import struct
 import unicodedata
 import zlib
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import urls
 from .model import Page
@@ -103,5 +111,60 @@ def png(rows: list[bytearray]) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
 
 
-def site_card(title: str) -> Page:
-    return Page(urls.CARD_IMAGE_PATH, png(pixels(title)))
+MAX_FILE_BYTES = 5 * 1024 * 1024  # X's limit for a card image; most unfurlers give up sooner
+MAX_FILE_SIDE = 4096              # pixels, either side: X's limit too
+
+
+@dataclass(frozen=True)
+class CardFile:
+    """The site's own card image, checked. Its repr (in the render
+    fingerprint, through SiteOptions) names its digest, not its bytes."""
+    digest: str
+    width: int
+    height: int
+    content: bytes = field(repr=False, compare=False)
+
+
+def card_file(content: bytes) -> CardFile:
+    """`content` as the site's card, or a ValueError saying in a few words why
+    not: not a PNG, damaged, too many bytes or pixels."""
+    if len(content) > MAX_FILE_BYTES:
+        raise ValueError(f"over {MAX_FILE_BYTES:,} bytes, the most a card image may have")
+    if not content.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ValueError("not a PNG image")
+    from PIL import Image, UnidentifiedImageError  # only a build that names a card needs Pillow here
+    try:
+        with Image.open(io.BytesIO(content), formats=["PNG"]) as image:
+            width, height = image.size
+            image.verify()  # every chunk's checksum: a truncated or damaged file fails here, not in a reader's feed
+    except UnidentifiedImageError:  # its message names a BytesIO object
+        raise ValueError("a damaged PNG (its header cannot be read)") from None
+    except Exception as error:  # Pillow's errors for a damaged file are of many kinds
+        raise ValueError(f"a damaged PNG ({error})") from None
+    if max(width, height) > MAX_FILE_SIDE:
+        raise ValueError(f"{width}×{height} pixels; a card image may have at most {MAX_FILE_SIDE} a side")
+    return CardFile(hashlib.sha256(content).hexdigest()[:16], width, height, content)
+
+
+class CardImage(NamedTuple):
+    """An unfurl image, as the card tags name it (templates/card.html)."""
+    path: str            # in the site
+    width: int
+    height: int
+    alt: str
+    large: bool = False  # twitter:card summary_large_image, else summary
+    version: str = ""    # ?v=: a changed image gets a new URL, so unfurlers fetch it again
+
+    def url(self, site: urls.Site) -> str:
+        return site.absolute(self.path) + (f"?v={self.version}" if self.version else "")
+
+
+def site_card_image(title: str, own: CardFile | None) -> CardImage:
+    """The site's card as the tags name it: its own file's size, or the square made from the title."""
+    width, height = (own.width, own.height) if own else (SIZE, SIZE)
+    return CardImage(urls.CARD_IMAGE_PATH, width, height, title)
+
+
+def site_card(title: str, own: CardFile | None = None) -> Page:
+    """`-/card.png`: the settings' file as it is, or the square made from the title."""
+    return Page(urls.CARD_IMAGE_PATH, own.content if own else png(pixels(title)))

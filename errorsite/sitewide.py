@@ -114,7 +114,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
     with timed(timings, "static"):
         yield from (Page(urls.STATIC_PATH + name, content) for name, content in static.items())
         yield cache_headers(site)
-        yield site_card(options.title)
+        yield site_card(options.title, options.card)
         yield from sitemap(site, html_paths, last_modified(summaries))
         yield robots(site)
         yield opensearch(env)

@@ -152,6 +152,11 @@ def oembed_path(record) -> str:
     return f"{permalink_path(record)}oembed.json"
 
 
+def record_card_path(record) -> str:
+    """The record's card image (cards.py), beside its permalink: it outlives renames too."""
+    return f"{permalink_path(record)}card.png"
+
+
 def record_json_path(record) -> str:
     return f"{record_path(record)}record.json"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from errorsite import sitecard
 from errorsite.cli import BUILD_KEYS, SERVE_KEYS
 from errorsite.config import KEYS, ConfigError, add_options, parse_config, resolve
 from tests.conftest import ROOT
@@ -39,6 +40,7 @@ def run(*args, cwd=ROOT) -> subprocess.CompletedProcess:
 def test_every_key_parses(tmp_path):
     (tmp_path / "recs").mkdir()
     (tmp_path / "theme").mkdir()
+    (tmp_path / "card.png").write_bytes(sitecard.png(sitecard.pixels("Acme")))
     values = parse("""
 title = "Acme Errors"
 description = "Every error Acme raises."
@@ -50,6 +52,8 @@ records = "recs"
 out = "public"
 strict = true
 jobs = 2
+card = "card.png"
+cards = true
 
 [serve]
 host = "127.0.0.1"
@@ -59,7 +63,9 @@ port = 0
         "title": "Acme Errors", "description": "Every error Acme raises.",
         "base_url": "https://example.org/errors/", "dataset_url": "https://github.com/acme/errors",
         "page_size": 50, "templates": tmp_path / "theme", "records": tmp_path / "recs",
-        "out": tmp_path / "public", "strict": True, "jobs": 2, "serve.host": "127.0.0.1", "serve.port": 0,
+        "out": tmp_path / "public", "strict": True, "jobs": 2,
+        "card": sitecard.card_file((tmp_path / "card.png").read_bytes()), "cards": True,
+        "serve.host": "127.0.0.1", "serve.port": 0,
     }
     assert {key.name for key in KEYS} == set(values)
 
@@ -199,5 +205,6 @@ def test_settings_doc_example_config_parses(tmp_path):
     [example] = re.findall(r"```toml\n(.*?)```", SETTINGS_DOC, re.S)
     for folder in ("records", "theme"):
         (tmp_path / folder).mkdir()
+    (tmp_path / "card.png").write_bytes(sitecard.png(sitecard.pixels("Acme")))
     values = parse(example, tmp_path)
     assert {key.name for key in KEYS} == set(values), "docs/commands.md's example should show every key"

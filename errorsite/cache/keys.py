@@ -19,7 +19,7 @@ from ..model import Record, Summary
 from ..render import TEMPLATES, SiteOptions
 
 PACKAGE = Path(__file__).resolve().parent.parent
-LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe")
+LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe", "pillow")
 
 
 def render_fingerprint(site: urls.Site, options: SiteOptions, static_dir: Path) -> str:
