@@ -29,6 +29,13 @@ class RenderFailed(Exception):
     """A record that could not be rendered: the message names its file, and the
     template and line or the traceback. It crosses process boundaries whole."""
 
+    def __init__(self, record: str, detail: str):
+        super().__init__(record, detail)
+        self.record, self.detail = record, detail
+
+    def __str__(self) -> str:
+        return f"{self.record}: {self.detail}"
+
 
 class Worker:
     """What one process needs to turn record files into outcomes."""
@@ -67,9 +74,9 @@ class Worker:
             except TemplateMissing:
                 raise  # not this record's fault: every record needs its templates
             except jinja2.TemplateError as error:
-                raise RenderFailed(f"{raw.path}: template error: {template_error(error)}") from None
+                raise RenderFailed(raw.path, f"template error: {template_error(error)}") from None
             except Exception:  # a bug: its traceback, which a pool would not carry back, and the record
-                raise RenderFailed(f"{raw.path}: cannot render:\n{traceback.format_exc()}") from None
+                raise RenderFailed(raw.path, f"cannot render:\n{traceback.format_exc()}") from None
         return Outcome(checked.problems, summary, pages, key, digest)
 
 

@@ -68,8 +68,9 @@ def copy_records(dest: Path) -> Path:
 def leftovers(out: Path) -> list[str]:
     """What a build left beside its output, but the lock file builds take turns on
     and what is kept for the next build to start from: the spare (the previous
-    site) and the record files' digests."""
-    kept = (f".{out.name}.lock", f".{out.name}.spare", f".{out.name}.digests")
+    site), the record files' digests and the build's state and outcomes."""
+    kept = (f".{out.name}.lock", f".{out.name}.spare", f".{out.name}.digests", f".{out.name}.state",
+            f".{out.name}.outcomes")
     return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.") and p.name not in kept)
 
 

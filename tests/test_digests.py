@@ -10,8 +10,8 @@ from pathlib import Path
 
 from errorsite.load import digests as digest_module  # where file_digests looks its helpers up
 from errorsite.load import file_digest, file_digests, record_files, trusted_stats
-from errorsite.cache import MARKER
-from errorsite.cache.stored import digests_file, load_digests, save_digests
+from errorsite.cache import STATE
+from errorsite.cache.stored import beside, digests_file, load_digests, save_digests
 from tests.conftest import build_quietly
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "records"
@@ -63,7 +63,7 @@ def test_a_first_build_takes_each_digest_from_the_bytes_its_worker_read(tmp_path
     saved = json.loads(digests_file(tmp_path / "site").read_text())["stats"]
     assert {name: entry[-1] for name, entry in saved.items()} == \
         {path.name: file_digest(path) for path in records.glob("*.json")}
-    marker = json.loads((tmp_path / "site" / MARKER).read_text())
+    marker = json.loads(beside(tmp_path / "site", STATE).read_text())
     assert marker["sources"] == {path.name: file_digest(path) for path in records.glob("*.json")}
 
 

@@ -334,7 +334,7 @@ def test_xss_payload_is_text_in_every_field(hostile, stem):
     tree = parse(html)
     assert str(escape(payload)) in html
     for tag, attrs in (("h1", {"id": "message"}), ("p", {"class_": "pattern"}), ("ul", {"class_": "tags"}),
-                       ("dl", {"class_": "facts"}), ("p", {"class_": "breadcrumb"}), ("p", {"class_": "file"}),
+                       ("dl", {"class_": "facts"}), ("p", {"class_": "file"}),
                        ("dl", {"class_": "details"})):
         assert payload in tree.root.find(tag, **attrs).text(), (tag, attrs)
     for section in ("source", "example-fix", "validation-code", "type-guard", "try-catch"):
@@ -691,7 +691,8 @@ def test_nothing_is_written_outside_out(tmp_path):
     result, _ = build_quietly(records, out, BASE_URL)
     assert result.written
     build_quietly(records, out, BASE_URL)  # a second build replaces the first
-    assert snapshot(tmp_path, out) == before
+    own = {f"deep/er/.out.{what}" for what in ("state", "outcomes")}  # the build's state, beside its output
+    assert {path: content for path, content in snapshot(tmp_path, out).items() if path not in own} == before
     assert (out / "index.html").is_file()
 
 

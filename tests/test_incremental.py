@@ -220,8 +220,9 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     damaged copy costs a rebuild its speed, never its output."""
     records = write_records(tmp_path / "records", 6)
     site = built(records, tmp_path / "site")
-    assert set(json.loads((site / cache.OUTCOMES).read_text())) == {f"r{i:04d}.json" for i in range(6)}
-    assert "outcomes" not in json.loads((site / cache.MARKER).read_text())
+    outcomes = stored.beside(site, cache.OUTCOME_FILE)
+    assert set(json.loads(outcomes.read_text())) == {f"r{i:04d}.json" for i in range(6)}
+    assert "outcomes" not in json.loads(stored.beside(site, cache.STATE).read_text())
     opened = []
     real_outcomes = stored.previous_outcomes
     monkeypatch.setattr(pipeline, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
@@ -229,7 +230,7 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     history = tmp_path / "urls.json"
     shutil.copy(site / "-" / "urls.json", history)
     (records / "r0002.json").write_text(json.dumps(record_data(2, solutions=["Edited."])))
-    (site / cache.OUTCOMES).write_text("[not an object")
+    outcomes.write_text("[not an object")
     loaded = []
     real_load = records_module.load_file
     monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))
@@ -256,3 +257,32 @@ def test_two_file_names_that_print_alike_are_two_files_to_the_cache(tmp_path):
     third, _ = build_quietly(records, tmp_path / "site")
     assert (third.records, third.reused) == (2, 1)
     assert any(b"Also edited." in page.read_bytes() for page in (tmp_path / "site").rglob("index.html"))
+
+
+def test_nothing_private_is_published(tmp_path):
+    """The state a rebuild needs (the records' paths, their problems, every
+    outcome) stays beside the output; inside, a marker of a few hundred bytes
+    with no paths. A state file that is not the served site's is not trusted."""
+    records = write_records(tmp_path / "deep" / "secret-folder-name" / "records", 3)
+    (records / "odd.json").write_text(json.dumps(record_data(99, tags=["🔥"])))
+    site = built_with_problems(records, tmp_path / "site")
+    hidden = [path for path in site.rglob(".*") if path.is_file()]
+    assert [path.name for path in hidden] == [cache.MARKER, ".nojekyll"] or \
+        sorted(path.name for path in hidden) == sorted([cache.MARKER, ".nojekyll"])
+    assert sum(path.stat().st_size for path in hidden) < 1024
+    for path in site.rglob("*"):
+        if path.is_file():
+            content = path.read_bytes()
+            assert b"secret-folder-name" not in content and b"odd.json" not in content, path
+    assert stored.beside(site, cache.STATE).is_file() and stored.beside(site, cache.OUTCOME_FILE).is_file()
+    assert build_quietly(records, site)[0].timings.keys() == {"read", "unchanged"}
+    state = stored.beside(site, cache.STATE)
+    state.write_bytes(state.read_bytes().replace(b'"records":4', b'"records":5'))
+    again, _ = build_quietly(records, site)
+    assert "unchanged" not in again.timings and again.records == 4  # not trusted: built again
+
+
+def built_with_problems(records, out):
+    result, _ = build_quietly(records, out)
+    assert result.written
+    return out

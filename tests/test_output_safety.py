@@ -35,8 +35,8 @@ def files(root: Path) -> dict[str, bytes]:
 def beside(out: Path) -> list[str]:
     """What lies beside the output folder: staging folders, lock files; not
     what a rebuild keeps there to start the next one from: the spare (the
-    previous site) and the record files' digests."""
-    kept = (out.name, f".{out.name}.spare", f".{out.name}.digests")
+    previous site), the record files' digests and the build's state and outcomes."""
+    kept = (out.name, f".{out.name}.spare", f".{out.name}.digests", f".{out.name}.state", f".{out.name}.outcomes")
     return sorted(p.name for p in out.parent.iterdir() if p.name not in kept)
 
 

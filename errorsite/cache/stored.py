@@ -1,6 +1,8 @@
-"""Reading the previous build's marker and outcomes, and the record files' digests kept beside the output."""
+"""The previous build's marker in the site and its state beside it, read and
+written; the record files' digests kept beside the output."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -9,7 +11,7 @@ from typing import NamedTuple
 
 from ..model import inert_json_pieces
 from ..urls import output_name
-from . import DIGESTS, MARKER, OUTCOMES
+from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
 
 
 class ServedFiles(NamedTuple):
@@ -26,12 +28,16 @@ def previous_manifest(out_dir: Path) -> dict:
     the pages whose files are still there, (`inodes`) those files' inodes, and
     (`served`) the ServedFiles, or None unless every file of the site was found."""
     try:
-        manifest = json.loads((out_dir / MARKER).read_text())
+        marker = json.loads((out_dir / MARKER).read_text())
         folder = os.lstat(out_dir).st_ino  # before the files: see describe_spare
+        state = beside(out_dir, STATE).read_bytes()
+        manifest = json.loads(state)
     except (OSError, ValueError):
         return {}
-    if not isinstance(manifest, dict) or manifest.get("generator") != "errorsite":
-        return {}
+    if not (isinstance(marker, dict) and isinstance(manifest, dict) and marker.get("generator") == "errorsite"
+            and marker.get("state") == state_digest(state)):
+        return {}  # not ours, or the state of another build (one that failed after writing it, say)
+    manifest["files"] = marker.get("files")
     pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
     shared = manifest.get("global")
     paths = shared.get("paths") if isinstance(shared, dict) else None
@@ -48,8 +54,7 @@ def previous_manifest(out_dir: Path) -> dict:
                               if inode is not None)
     # The served files are all listed when they count as many as the build that
     # wrote the site made: none of them missing, none listed twice.
-    own = 1 + os.path.lexists(out_dir / OUTCOMES)
-    complete = len(manifest["inodes"]) + own == manifest.get("files")
+    complete = len(manifest["inodes"]) + 1 == manifest.get("files")  # and the marker
     manifest["served"] = ServedFiles(folder, manifest["inodes"]) if complete else None
     return manifest
 
@@ -58,10 +63,43 @@ def previous_outcomes(out_dir: Path) -> dict:
     """Each record file's outcome as the build that wrote `out_dir` left it ({} if none).
     Read only after previous_manifest found the folder's marker ours."""
     try:
-        outcomes = json.loads((out_dir / OUTCOMES).read_text())
+        outcomes = json.loads(beside(out_dir, OUTCOME_FILE).read_text())
     except (OSError, ValueError):
         return {}
     return outcomes if isinstance(outcomes, dict) else {}
+
+
+def save_state(out_dir: Path, state: dict) -> dict:
+    """Keep beside `out_dir` what the next build reads (`state`, whose
+    "outcomes" go to a file of their own), atomically, before the site it
+    describes is swapped in; the marker's fields that tie that site to it."""
+    outcomes = state.pop("outcomes", {})
+    write_beside(out_dir, OUTCOME_FILE, b"".join(inert_json_pieces(outcomes)))
+    content = b"".join(inert_json_pieces(state))
+    write_beside(out_dir, STATE, content)
+    return {"fingerprint": state.get("fingerprint", ""), "state": state_digest(content)}
+
+
+def state_digest(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()[:24]
+
+
+def beside(out_dir: Path, what: str) -> Path:
+    """`.NAME.what` beside the output folder NAME: the build's own, never published."""
+    out_dir = out_dir.absolute()
+    return out_dir.with_name(f".{out_dir.name}.{what}")
+
+
+def write_beside(out_dir: Path, what: str, content: bytes) -> None:
+    """Replace `.NAME.what` with `content` in one step (a temporary file renamed), never over a link."""
+    path = beside(out_dir, what)
+    temporary = path.with_name(f"{path.name}-{os.getpid()}")
+    try:
+        with open(temporary, "xb") as file:
+            file.write(content)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def served_inode(out_dir: Path, path: object) -> int | None:
@@ -74,7 +112,7 @@ def served_inode(out_dir: Path, path: object) -> int | None:
 
 
 def digests_file(out_dir: Path) -> Path:
-    return out_dir.absolute().with_name(f".{out_dir.name}.{DIGESTS}")
+    return beside(out_dir, DIGESTS)
 
 
 def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> None:

@@ -17,6 +17,7 @@ import watchfiles
 
 from ..config import ConfigError, Settings
 from ..pipeline import STATIC, build, summary_line
+from ..records import RenderFailed
 from ..render import TEMPLATES, template_error
 from .handler import DevServer, Status
 
@@ -128,6 +129,8 @@ def rebuild(settings: Settings, out: Path, url: str, status: Status, report: Cal
                        jobs=settings.jobs, options=settings.site_options)
     except jinja2.TemplateError as error:
         message = f"template error: {template_error(error)}"
+    except RenderFailed as failure:
+        message = f"{failure.detail} (rendering {failure.record})"
     except Exception as error:  # whatever it was, the last good build stays served
         traceback.print_exc()
         message = f"build failed: {type(error).__name__}: {error}"

@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 
 from .. import __version__
 from ..cache import MARKER, OUTCOMES
-from ..cache.stored import ServedFiles
+from ..cache.stored import ServedFiles, save_state
 from ..model import Page, Reuse
 from .guard import OutputRefused, check_output, made_by_us
 from .spare import carry_kept, describe_spare, keep_as_spare, spare_listing, take_spare
@@ -72,16 +72,13 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
         for page in pages:
             tree.put(page)
         tree.remove_stale()
+        # The state the next build reads stays beside the output, never published:
+        # it names this machine's paths; the marker ties the site to it.
         state = manifest()
-        # Apart from the marker, so that a rebuild with nothing to render (and
-        # made_by_us) never parses them: at 100k records, 85 of the 120 MB.
-        outcomes = state.pop("outcomes", None)
-        files = tree.count + 1 + (outcomes is not None)
-        if outcomes is not None:
-            write_own_file(staging / OUTCOMES, outcomes)
-        else:
-            (staging / OUTCOMES).unlink(missing_ok=True)  # the spare's
-        write_own_file(staging / MARKER, {**state, "generator": "errorsite", "version": __version__, "files": files})
+        tie = save_state(out_dir, state) if state else {}
+        (staging / OUTCOMES).unlink(missing_ok=True)  # an earlier version's, from the spare
+        files = tree.count + 1
+        write_own_file(staging / MARKER, {**tie, "generator": "errorsite", "version": __version__, "files": files})
         carry_kept(out_dir, staging)
         unmark_staging(staging)
         swap_into_place(staging, out_dir)
