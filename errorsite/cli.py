@@ -22,7 +22,8 @@ import jinja2
 
 from .check import FORMATS, check, exit_status, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
-from .pipeline import BuildResult, assemble, build, summary_line, timing_lines
+from .pipeline import BuildResult, assemble, build
+from .reporting import summary_line, timing_lines
 from .records import RenderFailed
 from .shards import Shard, ShardError, parse_shard
 from .write import OutputRefused, WriteFailed

@@ -30,7 +30,7 @@ from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
 from .shards import Shard, ShardEntry, in_shard, read_shards, record_set, shard_page
 from .sitewide import History, SitewideDone, sitewide_pages
-from .validate import Seen
+from .validate import flag_duplicates
 from .write import check_output, guard, sweep_leftovers, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -252,10 +252,8 @@ def keeping_last_good(entries: Iterable[ShardEntry], last_good: dict[str, Outcom
 
 def without_duplicates(entries: Iterable[ShardEntry]) -> Iterator[ShardEntry]:
     """Drop a record whose id or URL an earlier file already has, as a problem."""
-    seen = Seen()
-    for entry in entries:
+    for entry, problem in flag_duplicates(entries, lambda entry: entry.outcome.summary):
         outcome = entry.outcome
-        problem = outcome.summary and seen.duplicate(outcome.summary)
         yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, [], None, outcome.digest)) \
             if problem else entry
 
@@ -291,26 +289,3 @@ class Finished:
 
     def __iter__(self) -> Iterator:
         self.value = yield from self.generator
-
-
-def summary_line(result: BuildResult) -> str:
-    kept = {p.path for p in result.problems if p.kept}
-    skipped = len({p.path for p in result.problems if not p.dropped} - kept)
-    dropped = sum(p.dropped for p in result.problems)
-    if not result.written:
-        files = len({p.path for p in result.problems})
-        return f"nothing written: {plural(files, 'bad record file')} (--strict)"
-    tail = "".join([f", kept {len(kept)} from the previous build" if kept else "",
-                    f", skipped {skipped}" if skipped else "",
-                    f", dropped {plural(dropped, 'value')}" if dropped else ""])
-    return f"built {plural(result.records, 'record')}{tail}{' — see above' if tail else ''}"
-
-
-def timing_lines(result: BuildResult) -> list[str]:
-    """-v: one line per stage, as `stage <name>: <seconds> s`."""
-    lines = [f"stage {name}: {seconds:.2f} s" for name, seconds in result.timings.items()]
-    return lines + [f"record pages reused from the previous build: {result.reused:,} of {result.records:,}"]
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' if count != 1 else ''}"

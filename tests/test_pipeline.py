@@ -11,7 +11,8 @@ import pytest
 
 from errorsite import urls
 from errorsite.model import Problem, Record
-from errorsite.pipeline import BuildResult, build, summary_line
+from errorsite.pipeline import BuildResult, build
+from errorsite.reporting import summary_line
 from errorsite.validate import validate
 from tests.conftest import build_quietly, search_cards, site_files
 

@@ -16,7 +16,8 @@ import jinja2
 import watchfiles
 
 from ..config import ConfigError, Settings
-from ..pipeline import STATIC, build, summary_line
+from ..pipeline import STATIC, build
+from ..reporting import summary_line
 from ..records import RenderFailed
 from ..render import TEMPLATES, template_error
 from .handler import DevServer, Status

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..load import RawRecord
 from ..model import Problem, Record
-from .duplicates import Seen, drop_duplicates
+from .duplicates import Seen, drop_duplicates, flag_duplicates
 from .formats import ID_RE, NAME_RE, OWNER_RE, REF_RE, normalized_slug
 from .limits import (MAX_ITEM, MAX_ITEMS, MAX_LABEL, MAX_LINE, MAX_MESSAGE, MAX_PROBLEMS, MAX_SOURCE_LINES, MAX_TAG,
                      MAX_TAGS, SCHEMA_VERSION, TEXT_LIMITS, text_limit)
@@ -30,7 +30,7 @@ from .record import Checked, check, validate
 
 __all__ = ["Checked", "ID_RE", "MAX_ITEM", "MAX_ITEMS", "MAX_LABEL", "MAX_LINE", "MAX_MESSAGE", "MAX_PROBLEMS",
            "MAX_SOURCE_LINES", "MAX_TAG", "MAX_TAGS", "NAME_RE", "OWNER_RE", "REF_RE", "SCHEMA_VERSION", "Seen",
-           "TEXT_LIMITS", "check", "drop_duplicates", "normalized_slug", "text_limit", "validate", "validate_all"]
+           "TEXT_LIMITS", "check", "drop_duplicates", "flag_duplicates", "normalized_slug", "text_limit", "validate", "validate_all"]
 
 
 def validate_all(raws: list[RawRecord]) -> tuple[list[Record], list[Problem]]:

@@ -1,14 +1,26 @@
 """A later record with an id or a URL already taken is a duplicate, dropped."""
 from __future__ import annotations
 
+from typing import Callable, Iterable, Iterator, TypeVar
+
 from ..model import Problem, Record
+
+Item = TypeVar("Item")
+
+
+def flag_duplicates(items: Iterable[Item], record_of: Callable[[Item], object]) -> Iterator[tuple[Item, Problem | None]]:
+    """Each item in order, with the problem when its record (a Record or a
+    Summary; None for none) repeats an earlier one's id or URL. The one rule
+    for duplicates: `check` applies it to records, the build to its outcomes."""
+    seen = Seen()
+    for item in items:
+        record = record_of(item)
+        yield item, seen.duplicate(record) if record is not None else None
 
 
 def drop_duplicates(records: list[Record]) -> tuple[list[Record], list[Problem]]:
-    seen = Seen()
     kept, problems = [], []
-    for record in records:
-        problem = seen.duplicate(record)
+    for record, problem in flag_duplicates(records, lambda record: record):
         if problem:
             problems.append(problem)
         else:
