@@ -32,6 +32,25 @@ CODE_SECTIONS = (  # (record attribute, anchor id, heading)
     ("try_catch_pattern", "try-catch", "Try/catch pattern"),
 )
 
+# A record page's sections in the order of the reader's questions: is this my
+# error (the header), what it means, how to fix it; then why it happens, the
+# source, the handling snippets and the details. record.html lays them out in
+# this order and its "On this page" list names those the record has.
+SECTIONS = (  # (anchor id, heading)
+    ("documentation", "What it means"),
+    ("solutions", "Solutions"),
+    ("example-fix", "Example fix"),
+    ("trigger-scenarios", "What triggers it"),
+    ("common-situations", "Common situations"),
+    ("source", "Where it is raised"),
+    ("validation-code", "Validation code"),
+    ("type-guard", "Type guard"),
+    ("try-catch", "Try/catch pattern"),
+    ("prevention-tips", "Prevention tips"),
+    ("share", "Share or report"),
+    ("details", "Record details"),
+)
+
 
 class SiteOptions(NamedTuple):
     """What a site's config sets besides its URL (see errorsite/config.py)."""
@@ -109,7 +128,7 @@ def environment(site: urls.Site, total_records: int = 0,
         asset=lambda name: urls.STATIC_PATH + name,  # a path, for templates that override ours
         asset_url=lru_cache(maxsize=None)(lambda name: urls.asset_href(site, name, versions)),
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
-        repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH,
+        repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH, codes_path=urls.CODES_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,
         card_image=urls.CARD_IMAGE_PATH, card_size=CARD_SIZE, feed=urls.feed_path,
         card=site_card_image(options.title, options.card), cards=options.cards,
@@ -167,6 +186,9 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         "solutions": [inline_markdown(text) for text in r.solutions],
         "prevention_tips": [inline_markdown(text) for text in r.prevention_tips],
     }
+    shown = {"documentation": r.documentation, "solutions": r.solutions, "trigger-scenarios": r.trigger_scenarios,
+             "common-situations": r.common_situations, "source": source_lines,
+             "prevention-tips": r.prevention_tips, **{block.id: True for block in code_blocks}}
     line = line_url(r)
     page_line = r.line_number if any(shown.number == r.line_number for shown in source_lines) else None
     short_sha = r.analyzed_sha[:7] if r.analyzed_sha and len(r.analyzed_sha) == 40 else r.analyzed_sha
@@ -188,6 +210,7 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         source_lines=source_lines,
         code_blocks=code_blocks,
         prose=prose,
+        sections=[(anchor, title) for anchor, title in SECTIONS if shown.get(anchor, anchor in ("share", "details"))],
         **share_values(site, r, line, page_line),
     )
 

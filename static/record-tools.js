@@ -21,7 +21,8 @@
     if (!ok || !button) return;
     var label = button.textContent;
     button.textContent = "Copied";
-    window.setTimeout(function () { button.textContent = label; }, 1500);
+    button.classList.add("copied");
+    window.setTimeout(function () { button.textContent = label; button.classList.remove("copied"); }, 1500);
   }
 
   function copyByHand(text) {
@@ -76,6 +77,31 @@
     li.appendChild(button("Copy link", "Copy link to solution " + n, function () { return permalink + "#" + li.id; }));
   });
 
+  // ---- A very long message shows its first lines, and the rest on request ----
+  // so that what it means and how to fix it stay near the top. Without
+  // JavaScript, or once opened, the heading shows it whole.
+  var MESSAGE_LINES = 4;
+  var title = article.querySelector("h1");
+  if (title) {
+    var lineHeight = parseFloat(window.getComputedStyle(title).lineHeight) || 30;
+    if (title.scrollHeight > (MESSAGE_LINES + 2.5) * lineHeight) {
+      title.classList.add("clamped");
+      title.id = title.id || "message";
+      var more = document.createElement("button");
+      more.type = "button";
+      more.className = "copy message-toggle";
+      more.textContent = "Show the whole message";
+      more.setAttribute("aria-expanded", "false");
+      more.setAttribute("aria-controls", title.id);
+      more.addEventListener("click", function () {
+        var open = title.classList.toggle("clamped") === false;
+        more.setAttribute("aria-expanded", String(open));
+        more.textContent = open ? "Show less" : "Show the whole message";
+      });
+      title.parentNode.insertBefore(more, title.nextSibling);
+    }
+  }
+
   // ---- Code blocks: a copy button on each; the source can wrap ---------------
   Array.prototype.forEach.call(article.querySelectorAll(".highlight"), function (block) {
     var tools = block.previousElementSibling;
@@ -101,12 +127,27 @@
     wrap.className = "copy wrap-toggle";
     wrap.textContent = "Wrap lines";
     wrap.setAttribute("aria-pressed", "false");
+    var indented = false;
     wrap.addEventListener("click", function () {
+      if (!indented) indent();
+      indented = true;
       var on = source.classList.toggle("wrap");
       wrap.setAttribute("aria-pressed", String(on));
       reveal(false);
     });
     source.previousElementSibling.insertBefore(wrap, source.previousElementSibling.firstChild);
+  }
+
+  /* Each line's leading blanks as --indent (in characters, a tab to the next
+   * multiple of TAB), so a wrapped line continues under its own code. Set
+   * through the CSSOM: the page's CSP allows no style attributes. */
+  var TAB = 8, MOST_INDENT = 24;
+  function indent() {
+    Array.prototype.forEach.call(source.querySelectorAll(".line"), function (line) {
+      var blanks = /^[ \t]*/.exec(line.textContent)[0], width = 0;
+      for (var i = 0; i < blanks.length; i++) width = blanks[i] === "\t" ? (Math.floor(width / TAB) + 1) * TAB : width + 1;
+      if (width) line.style.setProperty("--indent", String(Math.min(width, MOST_INDENT)));
+    });
   }
 
   // ---- Source lines: #L449 and GitHub-style ranges #L445-L452 -----------------

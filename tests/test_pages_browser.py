@@ -104,11 +104,12 @@ def test_line_ranges_and_copy_buttons(shared_site, browser):
     assert page.eval_on_selector_all(".line.selected", "ls => ls.map(l => l.id)") == ["L447", "L448", "L449", "L450"]
     line_button.click()
     page.wait_for_function("() => document.getElementById('copy-status').textContent === 'Copied'")
-    assert page.evaluate("navigator.clipboard.readText()").endswith("/" + RECORD + "#L447-L450")
+    # the permanent link, -/r/<id>/, as every copied link (test_links_browser)
+    assert page.evaluate("navigator.clipboard.readText()").endswith("/-/r/5410d019e75c02d7/#L447-L450")
     # a copy button on every code block, copying the code without line numbers
     blocks = page.locator(".highlight")
     assert blocks.count() >= 2 and page.locator("button.copy-code").count() == blocks.count()
-    page.locator("button.copy-code").first.click()
+    page.locator("button.copy-code[aria-label^='Copy code: Source lines']").click()
     page.wait_for_function("() => navigator.clipboard.readText().then(t => t.includes('kv_cache_enabled=true is not supported'))")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert not copied.lstrip().startswith("431") and len(copied.splitlines()) == 37

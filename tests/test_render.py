@@ -179,7 +179,8 @@ def test_header(doc):
     assert doc.inner(doc.one("a", class_="severity severity-error")) == "error"
     assert doc.one("a", class_="severity severity-error")["attrs"]["href"] == "/errors/-/severities/error/"
     assert [doc.inner(a) for a in doc.find("a", href="/errors/-/types/usage/")] == ["usage"]
-    assert [doc.inner(a) for a in doc.find("a", href="/errors/pydantic/pydantic/")] == ["pydantic/pydantic"] * 2
+    assert [doc.inner(a) for a in doc.find("a", href="/errors/pydantic/pydantic/")] == ["pydantic/pydantic"]
+    assert not doc.find("p", class_="breadcrumb")  # the repository and type are on the facts line under the message
 
 
 def test_facts(doc):
@@ -211,17 +212,22 @@ def test_tags_link_to_tag_pages(doc):
 
 
 def test_section_headings_have_ids_and_self_links(doc):
-    expected = [("documentation", "What it means"), ("trigger-scenarios", "What triggers it"),
-                ("common-situations", "Common situations"), ("source", "Where it is raised"),
-                ("solutions", "Solutions"), ("example-fix", "Example fix"),
+    # the order of the reader's questions: what it means, how to fix it, then why, where, the rest
+    expected = [("documentation", "What it means"), ("solutions", "Solutions"), ("example-fix", "Example fix"),
+                ("trigger-scenarios", "What triggers it"), ("common-situations", "Common situations"),
+                ("source", "Where it is raised"),
                 ("validation-code", "Validation code"), ("type-guard", "Type guard"),
                 ("try-catch", "Try/catch pattern"), ("prevention-tips", "Prevention tips"),
-                ("details", "Record details")]
+                ("share", "Share or report"), ("details", "Record details")]
     h2s = doc.find("h2")
     assert [(h["attrs"]["id"], squash(doc.inner(h))) for h in h2s] == [(i, f"{t} #") for i, t in expected]
+    # "On this page" lists them all, in the same order, with the same words
+    toc = [(a["attrs"]["href"], doc.inner(a)) for a in doc.find("a") if a["attrs"].get("class") is None
+           and a["attrs"].get("href", "").lstrip("#") in dict(expected)]
+    assert toc == [(f"#{i}", t) for i, t in expected]
     for anchor, title in expected:
-        [link] = doc.find("a", href=f"#{anchor}")
-        assert link["attrs"]["class"] == "anchor" and doc.inner(link) == "#"
+        [link] = doc.find("a", href=f"#{anchor}", class_="anchor")
+        assert doc.inner(link) == "#"
         assert link["attrs"]["aria-label"] == f"Link to section: {title}"
         assert doc.find("section", **{"aria-labelledby": anchor})
 
@@ -246,8 +252,9 @@ def test_blank_source_lines_keep_their_number(doc):
 
 def test_github_links(doc):
     url = "https://github.com/pydantic/pydantic/blob/2151025aa51263f3016502b00010b78e4481eaa1/pydantic/dataclasses.py"
-    [button] = doc.find("a", class_="button")
-    assert button["attrs"]["href"] == url + "#L118-L153"
+    assert not doc.find("a", class_="button")  # the page's main action stays on the site
+    [source] = doc.find("a", class_="on-github")  # in the source section, beside the file's name
+    assert source["attrs"]["href"] == url + "#L118-L153"
     [line] = doc.find("a", href=url + "#L133")
     assert doc.inner(line) == "Line 133 at 2151025"
     [commit] = doc.find("a", href="https://github.com/pydantic/pydantic/commit/2151025aa51263f3016502b00010b78e4481eaa1")
@@ -295,7 +302,8 @@ def test_a_record_page_does_not_depend_on_the_number_of_records():
 def test_null_fields_leave_no_trace():
     doc = page_of(minimal())
     assert [squash(h) for h in doc.headings()] == [
-        "Cannot create a Pydantic dataclass from User as it is already a Pydantic model", "Record details #"]
+        "Cannot create a Pydantic dataclass from User as it is already a Pydantic model", "Share or report #",
+        "Record details #"]
     facts = [squash(doc.inner(dt)) for dt in doc.find("dt")]
     assert facts == ["Repository", "Type", "Severity", "Record id"]
     assert not doc.find("p", class_="pattern")
