@@ -10,6 +10,7 @@ import jinja2
 from . import urls
 from markupsafe import Markup, escape
 
+from .api import by_code
 from .model import Page, Record
 from .markup import isolate, shorten
 from .render import Link, render, unique_links
@@ -134,11 +135,15 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
         yield from directory_pages(env, directory, directory_title,
                                    f"{len(groups)} {noun}, by number of records.", by_count)
     repos, tags, types, severities = (counted(kind[0]) for kind in kinds)
+    codes = [Link(members[0].error_code, path, len(members)) for path, members in by_code(records).items()]
     recent = sorted(records, key=lambda r: (r.analyzed_at or "", urls.record_path(r)), reverse=True)
     yield render(
         env, "home.html", urls.HOME_PATH, canonical=site.absolute(urls.HOME_PATH),
-        repos=top(repos, HOME_LIST), types=top(types, HOME_LIST), severities=top(severities, HOME_LIST),
-        tags=top(tags, HOME_LIST), repo_count=len(repos), tag_count=len(tags),
+        repos=top(repos, HOME_LIST), types=top(types, HOME_LIST), tags=top(tags, HOME_LIST),
+        # A block of one value tells a visitor nothing: it is left out.
+        severities=top(severities, HOME_LIST) if len(severities) > 1 else [],
+        codes=top(codes, HOME_LIST), code_count=len(codes),
+        repo_count=len(repos), tag_count=len(tags),
         recent=items([entry(r) for r in recent[:RECENT_COUNT]]))
     yield render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH))
     yield render(env, "404.html", "404.html")

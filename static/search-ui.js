@@ -73,6 +73,7 @@
     var timer = null;
     var current = [];
     var renderedQuery = null;
+    var pageTitle = document.title;
 
     function setStatus(text) { status.textContent = text; }
 
@@ -81,6 +82,9 @@
       var url = new URL(window.location.href);
       if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
       window.history.replaceState(null, "", url.toString());
+      // ...and so does the title, so each search in the browser's history says which.
+      var shown = query.replace(/\s+/g, " ").trim();
+      document.title = (shown ? "“" + (shown.length > 60 ? shown.slice(0, 59) + "…" : shown) + "” — " : "") + pageTitle;
       renderedQuery = query;
       list.textContent = "";
       weak.textContent = "";
@@ -96,7 +100,12 @@
         return;
       }
       if (!results.length) {
-        setStatus("No results for “" + query.slice(0, 200) + "”. Try fewer words, check the spelling, or browse by repository.");
+        setStatus("No results for “" + query.slice(0, 200) + "”. Try fewer words, check the spelling, or ");
+        var browse = document.createElement("a");
+        browse.href = status.getAttribute("data-browse") || ROOT;
+        browse.textContent = "browse by repository";
+        status.appendChild(browse);
+        status.appendChild(document.createTextNode("."));
         return;
       }
       var split = window.searchCutoff(results);
@@ -278,6 +287,9 @@
       }
     }
   }
+
+  // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
+  window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

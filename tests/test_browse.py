@@ -115,6 +115,17 @@ def test_home_page_counts_plural():
     assert '<p class="counts">2 records · 2 repositories · 2 tags</p>' in home
 
 
+def test_home_page_leaves_out_a_block_of_one_value_and_links_the_error_codes():
+    one_severity = pages_of([make(0), make(1, errorCode="E0001")])[""]
+    assert 'id="severities"' not in one_severity  # every record is an "error": nothing to choose between
+    assert '<a href="/errors/-/code/e0001/">E0001 <span class="count">1</span></a>' in one_severity
+    assert '<a href="/errors/-/code/">All 2 error codes</a>' in one_severity
+    two = pages_of([make(0), make(1, severity="warning")])[""]
+    assert 'id="severities"' in two and "/errors/-/severities/warning/" in two
+    for html in (one_severity, two):  # the footer links every directory, error codes among them
+        assert '<a href="/errors/-/code/">Error codes</a>' in html
+
+
 def test_home_page_lists_recent_records_newest_first():
     records = [make(i, analyzedAt=f"2026-01-{i + 1:02d}T00:00:00Z") for i in range(25)]
     links = record_links(pages_of(records)[""])
