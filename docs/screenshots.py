@@ -16,10 +16,14 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from errorsite.urls import SEARCH_PATH  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serve_site  # noqa: E402
 
-SHOTS = [  # (file, path under the site, query typed into the search page or None, colour scheme)
-    ("record.png", "pallets/jinja/has-no-attribute/", None, "light"),
-    ("search.png", SEARCH_PATH, "jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'address'", "light"),
-    ("record-dark.png", "huggingface/candle/kv-cache-enabled-true-is-not-supported/", None, "dark"),
+PASTE = "jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'address'"
+DESKTOP, PHONE = (1100, 900), (375, 812)
+SHOTS = [  # (file, path under the site, text typed into its search box or None, colour scheme, viewport)
+    ("record.png", "pallets/jinja/has-no-attribute/", None, "light", DESKTOP),
+    ("record-phone.png", "pallets/jinja/has-no-attribute/", None, "light", PHONE),
+    ("search.png", SEARCH_PATH, PASTE, "light", DESKTOP),
+    ("search-panel.png", "", PASTE, "light", DESKTOP),  # the home page's box: results as you type
+    ("record-dark.png", "huggingface/candle/kv-cache-enabled-true-is-not-supported/", None, "dark", DESKTOP),
 ]
 
 
@@ -29,12 +33,12 @@ def main() -> None:
         server, _ = serve_site(Path(tmp), ROOT / "records")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            for name, path, query, scheme in SHOTS:
-                page = browser.new_page(viewport={"width": 1100, "height": 900}, color_scheme=scheme)
+            for name, path, query, scheme, (width, height) in SHOTS:
+                page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
                 page.goto(server.base_url + path)
                 if query:
                     page.fill("#search-input", query)
-                    page.wait_for_selector("#search-results > li")
+                    page.wait_for_selector("#search-results > li, #search-panel:not([hidden]) li")
                 page.wait_for_timeout(300)
                 page.screenshot(path=str(out / name))
                 page.close()
