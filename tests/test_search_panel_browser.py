@@ -151,3 +151,24 @@ def test_the_slash_hint_shows_on_a_desktop_until_the_box_is_used(shared_site, pa
     page.page.keyboard.press("/")
     assert not hint.is_visible()
     assert page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violation_with_the_panel_open(shared_site, browser, axe_source, scheme):
+    context = browser.new_context(color_scheme=scheme, bypass_csp=True)  # axe runs as an added script
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    found = {}
+    for path in ("", "huggingface/candle/kv-cache-enabled-true-is-not-supported/"):
+        page.goto(shared_site.base_url + path)
+        page.locator("#search-input").focus()
+        page.locator("#search-input").fill(GROUPNORM)
+        page.wait_for_selector("#search-panel:not([hidden]) .search-panel-results > li")
+        page.add_script_tag(content=axe_source)
+        violations = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations"
+                                   ".map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', ')))")
+        if violations:
+            found[path or "home"] = violations
+    context.close()
+    assert found == {} and errors == []
