@@ -6,20 +6,26 @@ its pattern, in one of seven languages taken in turn (as in the real records,
 where each language has about the same share). Every field is filled the way
 the real records fill it: prose paragraphs in Markdown, three solutions and
 three tips, 4-5 tags, and all five code fields in the record's language.
-Past the end of a language's windows they repeat under `fork{n}-{owner}` repos.
+
+The records come from repositories shaped like the dataset's (bench/repos.py):
+about 500 at 10,000 records and 2,500 at 100,000, a long-tailed number of
+records each, owners and names as varied as GitHub's. A repository has one
+language and takes that language's windows in a seeded order (they repeat
+once a language's run out), its own package name in its paths and classes.
 Output depends only on (count, seed) and on the installed packages.
 
     python bench/shaped.py --count 1000 --out /tmp/corpus1k [--seed 0]
 """
 from __future__ import annotations
 
-import argparse, functools, hashlib, json, re, sys, zlib
+import argparse, dataclasses, functools, hashlib, json, re, sys, zlib
 from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 if __package__ in (None, ""):     # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import snippets as S  # noqa: E402
+from bench.repos import Repository, repositories  # noqa: E402
 from bench.corpus import CLASS_TYPES, ERROR_TYPES, STRATEGIES, slugify, write_docs  # noqa: E402
 from bench.sources import Window, trees, windows  # noqa: E402
 
@@ -176,39 +182,46 @@ def _record(w: Window, repo: str, slug: str, message: str, pattern: str, seed: i
     }
 
 
-def iter_records(count: int, seed: int = 0, languages: tuple = LANGUAGES) -> Iterator[dict]:
-    """`count` documents, lazily: the languages in turn, each one's windows in a
-    seeded order, repeated under fork repos once they run out."""
+def placed(w: Window, repository: Repository) -> Window:
+    """The window as if it were this repository's code: its repo, its package
+    in Python paths (`Lib/json/x.py` → `mypkg/json/x.py`) and in prose and classes."""
+    path = w.path
+    if w.language == "python":
+        path = f"{repository.package}/{path.removeprefix('Lib/')}"
+    return dataclasses.replace(w, repo=repository.repo, package=repository.package, path=path)
+
+
+def iter_records(count: int, seed: int = 0, languages: tuple = LANGUAGES, repos: int | None = None) -> Iterator[dict]:
+    """`count` documents, lazily, from the repositories of bench/repos.py (`repos`
+    overrides their number): each language's windows in a seeded order, taken
+    in turn by the repositories of that language and repeated once they run out."""
     pools = {lang: sorted(pool(lang), key=lambda w: _hash(seed, w.repo, w.path, w.line)) for lang in languages}
     pools = {lang: ws for lang, ws in pools.items() if ws}
     if not pools:
         raise SystemExit("no source trees found: see bench/README (apt-get install ...)")
-    order, taken, taken_per = list(pools), {}, dict.fromkeys(pools, 0)
-    made = 0
-    while made < count:
-        lang = order[made % len(order)]
-        fork, k = divmod(taken_per[lang], len(pools[lang]))
-        taken_per[lang] += 1
-        w = pools[lang][k]
-        owner, name = w.repo.split("/")
-        repo = f"fork{fork}-{owner}/{name}" if fork else w.repo
-        message, pattern = render_message(w.message, w.path)
-        base, n = slugify(message, 72), 1
-        used = taken.setdefault(repo, set())
-        slug = base
-        while slug in used or slug == "page":
-            n += 1
-            slug = f"{base}-{n}"
-        used.add(slug)
-        made += 1
-        yield {"record": _record(w, repo, slug, message, pattern, seed), "datasetVersion": DATASET}
+    taken_per = dict.fromkeys(pools, 0)
+    for repository in repositories(count, seed, tuple(pools), repos):
+        used: set[str] = set()
+        for _ in range(repository.records):
+            lang = repository.language
+            w = placed(pools[lang][taken_per[lang] % len(pools[lang])], repository)
+            taken_per[lang] += 1
+            message, pattern = render_message(w.message, f"{w.path}|{repository.repo}")
+            base, n = slugify(message, 72), 1
+            slug = base
+            while slug in used or slug == "page":
+                n += 1
+                slug = f"{base}-{n}"
+            used.add(slug)
+            yield {"record": _record(w, repository.repo, slug, message, pattern, seed), "datasetVersion": DATASET}
 
 
-def write_corpus(out_dir: Path, count: int, seed: int = 0, languages: tuple = LANGUAGES) -> int:
+def write_corpus(out_dir: Path, count: int, seed: int = 0, languages: tuple = LANGUAGES,
+                 repos: int | None = None) -> int:
     """One `{owner}__{name}__{slug}.json` per record, written as it is made."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    return write_docs(out_dir, iter_records(count, seed, languages))
+    return write_docs(out_dir, iter_records(count, seed, languages, repos))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -216,8 +229,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repos", type=int, help="how many repositories (default: about 500 at 10k, 2,500 at 100k)")
     args = ap.parse_args(argv)
-    print(f"{write_corpus(args.out, args.count, args.seed)} records in {args.out}")
+    print(f"{write_corpus(args.out, args.count, args.seed, repos=args.repos)} records in {args.out}")
     for lang in LANGUAGES:
         print(f"  {lang}: {len(pool(lang))} distinct source windows")
 
