@@ -65,6 +65,7 @@
   };
 
   WholeIndex.prototype.index = function () { return this.lunr; };
+  WholeIndex.prototype.wants = function () {};
 
   /* The index's terms that start with `prefix`, or within one edit of `term` (lunr's fuzzy match). */
   WholeIndex.prototype.prefixed = function (prefix) {
@@ -76,7 +77,13 @@
   };
 
   WholeIndex.prototype.doc = function (ref) { return this.docs[ref]; };
-  WholeIndex.prototype.repo = function (ref) { return this.docs[ref][1]; };
+
+  /* The paste's names (name → strength) → {any, of(ref)}: how strongly the
+   * paste names each record's repository, through `names` (name → repositories). */
+  WholeIndex.prototype.named = function (found, names) {
+    var strength = namedIn(names || {}, found), docs = this.docs;
+    return { any: Object.keys(strength).length > 0, of: function (ref) { return strength[docs[ref][1]] || 0; } };
+  };
 
   WholeIndex.prototype.matcher = function (ref) {
     if (this.matchers[ref] === undefined) {
@@ -154,6 +161,10 @@
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };
     q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
+    q.named = data.named(paste.pasteNames(text, data.rules.names), names);
+    // A query of common words alone needs their postings: asked for with the words.
+    var words = q.core.concat(q.context).map(stem);
+    if (words.every(function (t) { return data.df(t) > data.rules.commonAbove; })) words.forEach(data.wants, data);
     var lastToken = q.core[q.core.length - 1];
     var prefix = q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken);
     var prefixed = prefix ? data.prefixed(lastToken) : [];
@@ -176,7 +187,6 @@
       return expansions(data, data.neighbours(stem(token)));
     });
     prefixed = expansions(data, prefixed);
-    q.named = namedRepos(names, data.rules, text);
     if (data.pending()) return null;
     if (!prefixed.length && !core.length && !context.length && !near.some(function (n) { return n.length; })) {
       return [];  // lunr would return every record for an empty query
@@ -201,7 +211,11 @@
 
   /* repo → how strongly the paste's context names it (0 none, 1 weak, 2 strong). */
   function namedRepos(names, rules, text) {
-    var found = paste.pasteNames(text, rules.names), named = Object.create(null);
+    return namedIn(names, paste.pasteNames(text, rules.names));
+  }
+
+  function namedIn(names, found) {
+    var named = Object.create(null);
     for (var key in found) {
       var repos = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : null;
       if (!Array.isArray(repos)) continue;

@@ -21,8 +21,8 @@
   var MAX_ROUNDS = 8;
 
   /* A term bucket's entry: [term, _index, records, variants, message postings,
-   * postings of each other field] (a common term stops after `records`; its
-   * postings are in c/<_index>.json). */
+   * postings of each other field, pattern texts] (a common term stops after
+   * `records`; its postings are in c/<_index>.json, and meta.json lists it). */
   function SplitIndex(meta, files) {  // kept for the page's life: what it read stays read
     this.meta = meta;
     this.rules = meta;             // the build's rules: commonAbove, names
@@ -31,7 +31,9 @@
     this.files = files;            // path → parsed file, shared across queries
     this.missing = Object.create(null);
     this.entries = Object.create(null);   // term → its bucket entry
-    this.postings = Object.create(null);  // term → [variants, message, other fields…]
+    this.postings = Object.create(null);  // term → [variants, message, other fields…, texts]
+    this.names = Object.create(null);     // name → runs of records [first, end…], from the buckets read
+    this.texts = [];               // record → its pattern's text, from the message postings read
     this.matchers = [];
     this.vocabulary = [];          // vocabulary file → its lunr.TokenSet
     this.cache = { key: null, index: null };
@@ -57,17 +59,24 @@
   };
 
   SplitIndex.prototype.bucket = function (n) {
-    var bucket = this.file("t/" + n + ".json");
-    if (bucket && !bucket.read) {
+    var file = this.file("t/" + n + ".json");
+    if (!file) return file;
+    if (!file.read) {
+      var bucket = file[0], names = file[1];
       for (var i = 0; i < bucket.length; i++) this.entries[bucket[i][0]] = bucket[i];
-      bucket.read = true;
+      for (var name in names) this.names[name] = names[name];
+      file.read = true;
     }
-    return bucket;
+    return file[0];
   };
 
   /* A term's bucket entry; null when the index lacks it, undefined while its bucket is missing. */
   SplitIndex.prototype.entry = function (term) {
     if (term in this.entries) return this.entries[term];
+    var common = this.meta.common[term];
+    if (common && Object.prototype.hasOwnProperty.call(this.meta.common, term)) {
+      return (this.entries[term] = [term, common[0], common[1]]);
+    }
     var n = this.bucketOf(term);
     if (n < 0) return null;
     return this.bucket(n) ? null : undefined;
@@ -83,9 +92,16 @@
     var entry = this.entry(term);
     if (!entry) return undefined;
     var posting = entry.length > 3 ? entry.slice(3) : this.file("c/" + entry[1] + ".json");
-    if (posting) this.postings[term] = posting;
+    if (posting) {
+      this.postings[term] = posting;
+      var flat = posting[1], texts = posting[posting.length - 1];
+      for (var i = 0; i < flat.length; i += 5) this.texts[flat[i]] = texts[flat[i + 4]];
+    }
     return posting;
   };
+
+  /* Asks for a term's postings now, ahead of the query that will read them. */
+  SplitIndex.prototype.wants = function (term) { this.posting(term); };
 
   SplitIndex.prototype.prefixed = function (prefix) {
     // The terms starting with `prefix` are a run of the sorted vocabulary: its buckets.
@@ -127,7 +143,7 @@
     terms.slice().sort().forEach(function (term) {
       var entry = self.entries[term], posting = self.postings[term], lunrPosting = { _index: entry[1] };
       fields.forEach(function (field, f) {
-        var flat = posting[f + 1], step = f === 0 ? 4 : 2, refs = {};
+        var flat = posting[f + 1], step = f === 0 ? 5 : 2, refs = {};
         for (var i = 0; i < flat.length; i += step) {
           refs[flat[i]] = {};
           var fieldRef = field + "/" + flat[i];
@@ -153,22 +169,39 @@
     return file ? file[ref % this.meta.docsPerFile] : undefined;
   };
 
-  SplitIndex.prototype.repo = function (ref) {
-    var runs = this.file("repos.json");
-    if (!runs) return undefined;
-    var low = 0, high = runs.length - 1;
-    while (low < high) {
-      var mid = (low + high + 1) >> 1;
-      if (runs[mid][0] <= ref) low = mid; else high = mid - 1;
-    }
-    return runs[low][1];
+  /* The paste's names (name → strength) → {any, of(ref)}: how strongly the
+   * paste names each record's repository. A name is in the bucket its sorted
+   * place falls in; undefined while one of those is missing. */
+  SplitIndex.prototype.named = function (found) {
+    var runs = [], self = this, waiting = false;
+    Object.keys(found).forEach(function (key) {
+      if (!(key in self.names) && !self.bucket(Math.max(0, self.bucketOf(key)))) waiting = true;
+      if (key in self.names) runs.push([self.names[key], found[key]]);
+    });
+    if (waiting) return undefined;
+    return { any: runs.length > 0, of: function (ref) {
+      var strength = 0;
+      runs.forEach(function (run) {
+        for (var i = 0; i < run[0].length; i += 2) {
+          if (run[0][i] <= ref && ref < run[0][i + 1]) strength = Math.max(strength, run[1]);
+        }
+      });
+      return strength;
+    } };
   };
 
+  /* A record's pattern matcher, from its text beside its message postings
+   * (the ranking asks only for records the query's words are in the message
+   * of), else from its result card. */
   SplitIndex.prototype.matcher = function (ref) {
     if (this.matchers[ref] === undefined) {
-      var doc = this.doc(ref);
-      if (!doc) return null;
-      this.matchers[ref] = match.compilePattern(doc[5] || doc[0]);
+      var text = this.texts[ref];
+      if (text === undefined) {
+        var doc = this.doc(ref);
+        if (!doc) return null;
+        text = doc[5] || doc[0];
+      }
+      this.matchers[ref] = match.compilePattern(text);
     }
     return this.matchers[ref];
   };
@@ -182,7 +215,7 @@
       if (!posting) continue;
       var variant = posting[0].indexOf(token), flat = posting[1];
       if (variant < 0) continue;
-      for (var i = 0; i < flat.length; i += 4) {
+      for (var i = 0; i < flat.length; i += 5) {
         var has = flat[i + 3], ref = flat[i];
         if (has === variant || (Array.isArray(has) && has.indexOf(variant) >= 0)) {
           covered[ref] = (covered[ref] || 0) + 1;
@@ -210,15 +243,13 @@
     this.ready = null;
   }
 
-  /* meta.json and names.json: fetched on focus, before the first word. */
+  /* meta.json: fetched on focus, before the first word. */
   SplitSearch.prototype.start = function () {
     var self = this;
     if (!this.ready) {
-      // Revalidated on every visit: they name the build whose files the rest are (`?v=`).
-      var names = this.fetchJson(this.base + "names.json", true).catch(function () { return {}; });
-      this.ready = Promise.all([this.fetchJson(this.base + "meta.json", true), names]).then(function (loaded) {
-        self.meta = loaded[0];
-        self.names = loaded[1];
+      // Revalidated on every visit: it names the build whose files the rest are (`?v=`).
+      this.ready = this.fetchJson(this.base + "meta.json", true).then(function (meta) {
+        self.meta = meta;
         self.version = "?v=" + encodeURIComponent(self.meta.version || "");
         self.data = new SplitIndex(self.meta, self.files);
         return self;
@@ -245,7 +276,7 @@
       var data = self.data;
       function attempt() {
         data.missing = Object.create(null);
-        var results = ErrorSearch.find(data, self.names, text, limit);
+        var results = ErrorSearch.find(data, null, text, limit);
         if (results) return results;
         if (++rounds > MAX_ROUNDS) throw new Error("search: the data did not settle after " + MAX_ROUNDS + " rounds");
         return Promise.all(Object.keys(data.missing).map(function (path) { return self.fetchFile(path); }))

@@ -83,17 +83,17 @@
     var top = results.length ? results[0].score : 1;
     var coreStems = q.core.map(stem);
     var fuzzyStems = toSet(Object.keys(q.fuzzy || {}).map(stem));
-    var named = q.named || {};
+    var named = q.named || { any: false };
     var classStems = (q.classes || []).map(stem);
     var guard = false;
     var coverage = engine.coverage(queryTokens);
-    var anyNamed = Object.keys(named).length > 0;
+    var anyNamed = named.any;
     var ranked = results.map(function (result) {
       var ref = Number(result.ref);
       var counts = coverage(ref), covered = counts[0], words = counts[1];
       var metadata = result.matchData.metadata;
       var terms = Object.keys(metadata);
-      var name = anyNamed ? named[engine.repo(ref)] || 0 : 0;
+      var name = anyNamed ? named.of(ref) : 0;
       var everyWord = coreStems.length > 0 && terms.length >= coreStems.length &&
         messageWords(coreStems, metadata) === coreStems.length;
       if (everyWord) guard = true;

@@ -96,23 +96,37 @@ def test_files_keep_their_promises(corpus):
     meta = by_path[urls.SEARCH_PATH + "meta.json"]
     assert meta["records"] == len(corpus)
     assert meta["commonAbove"] == max(COMMON_MIN_DOCS, len(corpus) * COMMON_SHARE)
-    buckets = [by_path[f"{urls.SEARCH_PATH}t/{n}.json"] for n in range(len(meta["buckets"]))]
+    files = [by_path[f"{urls.SEARCH_PATH}t/{n}.json"] for n in range(len(meta["buckets"]))]
+    buckets = [file[0] for file in files]
+    order = lambda t: t.encode("utf-16-be")  # noqa: E731  (JavaScript's order)
     terms = [entry[0] for bucket in buckets for entry in bucket]
-    assert terms == sorted(terms, key=lambda t: t.encode("utf-16-be")), "buckets hold the vocabulary in order"
-    assert [bucket[0][0] for bucket in buckets] == meta["buckets"]
+    assert terms == sorted(terms, key=order), "buckets hold the vocabulary in order"
     for n, bucket in enumerate(buckets):
-        assert len(bucket) == 1 or sizes[f"{urls.SEARCH_PATH}t/{n}.json"] <= BUCKET_BYTES
+        bound = meta["buckets"][n]
+        assert order(bound) <= order(bucket[0][0]) and bucket[0][0].startswith(bound), "a bucket starts at its bound"
+        assert n == 0 or order(buckets[n - 1][-1][0]) < order(bound), "…after the bucket before"
+        assert len(bucket) == 1 or sizes[f"{urls.SEARCH_PATH}t/{n}.json"] <= BUCKET_BYTES + 2_000
     common = [entry for bucket in buckets for entry in bucket if len(entry) == 3]
     assert common, f"a corpus of {len(corpus)} records has words in more than {COMMON_MIN_DOCS} of them"
+    assert meta["common"] == {term: [index, records] for term, index, records in common}
     for term, index, records in common:
         assert records > meta["commonAbove"]
         assert f"{urls.SEARCH_PATH}c/{index}.json" in by_path
     cards = [card for n in range(-(-len(corpus) // meta["docsPerFile"]))
              for card in by_path[f"{urls.SEARCH_PATH}d/{n}.json"]]
     assert cards == [result_doc(record) for record in corpus]
-    runs = by_path[urls.SEARCH_PATH + "repos.json"]
-    for ref, record in enumerate(corpus):
-        assert max(run for run in runs if run[0] <= ref)[1] == record.repo
+    fields = len(meta["fields"])
+    for entry in (entry for bucket in buckets for entry in bucket if len(entry) > 3):
+        message, texts = entry[4], entry[4 + fields]
+        for i in range(0, len(message), 5):
+            assert texts[message[i + 4]] == (corpus[message[i]].shown_pattern or corpus[message[i]].message)
+    names = {}
+    for n, file in enumerate(files):
+        for key, runs in file[1].items():
+            assert max(0, max(i for i, b in enumerate(meta["buckets"]) if order(b) <= order(key)) if
+                       order(key) >= order(meta["buckets"][0]) else 0) == n, key
+            names[key] = {corpus[ref].repo for i in range(0, len(runs), 2) for ref in range(runs[i], runs[i + 1])}
+    assert names == {key: set(repos) for key, repos in repo_names(corpus).items()}
 
 
 def edits(word: str) -> set[str]:
@@ -151,6 +165,8 @@ def test_a_file_over_budget_is_named(monkeypatch, corpus):
     assert warnings and all(re.match(r"-/search/[tvd]/\d+\.json: [\d,]+ bytes, over the search files' budget", w)
                             for w in warnings), warnings[:3]
     assert FILE_BUDGET > 2_000
+    monkeypatch.setattr("errorsite.search.chunks.META_BUDGET", 100)
+    assert any(w.startswith("-/search/meta.json: ") for w in search_files(corpus).warnings)
 
 
 def queries_for(records, count: int, seed: int = 7) -> list[str]:

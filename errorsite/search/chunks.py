@@ -6,15 +6,23 @@ those terms: lunr scores a record only through the query terms' entries of its
 field vectors, so the scores are the ones a whole index gives. Files, under
 `-/search/`:
 
-- `meta.json`: the fields, the record count, the first term of every bucket,
-  how many vocabulary files there are, and the rules the browser applies as
-  the build does (`search_rules`): the common-word threshold and the word
-  lists names are read with;
-- `t/N.json`: a run of the vocabulary in sorted order, a few KB, each term with
-  lunr's `_index`, the number of records that have it, the message words that
-  stem to it, and per field its postings with lunr's weights (in the message
-  field also each record's count of distinct message words, and which of the
-  term's words it has: what the ranking's message coverage needs);
+- `meta.json`: the fields, the record count, where each bucket starts (the
+  shortest prefix of its first term that sorts after the bucket before),
+  the common terms (their `_index` and record count: a query that has other
+  words needs nothing else of them), how many vocabulary files there are,
+  and the rules the browser applies as the build does (`search_rules`): the
+  common-word threshold and the word lists names are read with. Its size
+  grows only with the number of buckets;
+- `t/N.json`: `[entries, names]`. The entries are a run of the vocabulary in
+  sorted order, a few KB, each term with lunr's `_index`, the number of
+  records that have it, the message words that stem to it, and per field its
+  postings with lunr's weights (in the message field also each record's count
+  of distinct message words, which of the term's words it has, and its
+  pattern's text: what the ranking's message coverage and pattern matcher
+  need, so that neither waits for a result card). The names are those of
+  the names of repositories (names.py) that sort within the bucket's run,
+  each with the runs of records `[first, end)` of the repositories it names:
+  a paste's names are looked up in the buckets its words are in;
 - `c/I.json`: the postings of a common term (in more than 5% and more than 100
   records). The ranking leaves such words out of a query that has any other,
   so these files, the largest, are read only for a query of common words alone;
@@ -23,8 +31,11 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   term of at most 5 under one key. A word within one edit of a typo of 5 or
   more letters shares its first two or its last two letters with it; a
   shorter typo's neighbours are all short. The key picks the file by hash;
-- `d/N.json`: result cards and patterns, 16 records a file;
-- `repos.json`: [first ref, repository] for each run of records of one repository.
+- `d/N.json`: result cards, 16 records a file.
+
+Every file a query can fetch has a budget (`BUDGETS`); the build names the
+files over it. Common terms' files are exempt: a query reads them only when
+it has no other word.
 
 Lengths, prefixes and sort order count UTF-16 code units, as JavaScript does.
 """
@@ -39,19 +50,19 @@ from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from .. import urls
 from ..model import Page, Summary, inert_json
 from .index import FIELDS, result_doc, search_fields
-from .names import name_rules
+from .names import name_rules, repo_names
 from .terms import Term, TermIndex
 
 FORMAT = 1
 BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term gets one of its own
 VOCABULARY_BYTES = 16_000
 DOCS_PER_FILE = 16
-FILE_BUDGET = 256_000     # any search file larger than this is named in a warning
+FILE_BUDGET = 256_000     # any search file larger than this is named in a warning…
+META_BUDGET = 80_000      # …and meta.json over this (about 30 KB gzipped), fetched on focus
 COMMON_SHARE = 0.05       # a word in more than 5% of the records…
 COMMON_MIN_DOCS = 100     # …and in more than 100 of them is common: left out of queries
 
 META_PATH = urls.SEARCH_PATH + "meta.json"
-REPOS_PATH = urls.SEARCH_PATH + "repos.json"
 
 
 def common_above(count: int) -> float:
@@ -104,20 +115,29 @@ def term_index(records: list[Summary]) -> TermIndex:
     return index
 
 
-def postings(index: TermIndex, term: Term) -> list:
-    """[variants, message postings, postings of each other field]: flat lists,
-    [ref, weight, words, variant…] in the message field, [ref, weight] elsewhere."""
+def postings(index: TermIndex, term: Term, texts: list[str]) -> list:
+    """[variants, message postings, postings of each other field, texts]: flat
+    lists, [ref, weight, words, variant…, text] in the message field (`text`
+    indexes `texts`, the distinct pattern texts of the term's records), [ref,
+    weight] elsewhere."""
     variants = index.variants_of(term)
     fields = []
+    distinct: dict[str, int] = {}
     for f, weights in enumerate(index.weights(term)):
         flat: list = []
         for ref, weight in weights:
             flat += [ref, weight]
             if f == 0:
                 found = variants[ref]
-                flat += [index.message_words[ref], found[0] if len(found) == 1 else found]
+                flat += [index.message_words[ref], found[0] if len(found) == 1 else found,
+                         distinct.setdefault(texts[ref], len(distinct))]
         fields.append(flat)
-    return [term.variants, *fields]
+    return [term.variants, *fields, list(distinct)]
+
+
+def pattern_text(record: Summary) -> str:
+    """What the browser's pattern matcher compiles: the pattern, or the message."""
+    return record.shown_pattern or record.message
 
 
 def compact(value: object) -> str:
@@ -126,47 +146,112 @@ def compact(value: object) -> str:
 
 def search_files(records: list[Summary]) -> SearchFiles:
     index = term_index(records)
+    texts = [pattern_text(record) for record in records]
     threshold = common_above(index.count)
     pages: list[Page] = []
     buckets: list[list[str]] = []
     bounds: list[str] = []
+    firsts: list[str] = []
+    last = ""
     size = 0  # bytes of the open bucket's file so far, its closing bracket aside
     vocabulary: list[str] = []
+    common: dict[str, list[int]] = {}
     for term in sorted(index.terms, key=js_order):
         entry = index.terms[term]
         documents = entry.distinct_documents()
         head = [term, entry.index, documents]
         if documents > threshold:
-            pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json", inert_json(postings(index, entry))))
+            pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json", inert_json(postings(index, entry, texts))))
+            common[term] = [entry.index, documents]
             text = compact(head)
         else:
-            text = compact(head + postings(index, entry))
+            text = compact(head + postings(index, entry, texts))
             vocabulary.append(term)
         cost = len(text.encode()) + 1  # the term's bytes, and the bracket or comma before them
         if not buckets or (buckets[-1] and size + cost + 1 > BUCKET_BYTES):
             buckets.append([])
-            bounds.append(term)
+            bounds.append(shortest_between(last, term) if firsts else term)
+            firsts.append(term)
             size = 0
         buckets[-1].append(text)
         size += cost
+        last = term
+    names = bucket_names(repo_names(records), repo_refs(records), bounds)
     for n, bucket in enumerate(buckets):
-        pages.append(Page(f"{urls.SEARCH_PATH}t/{n}.json", ("[" + ",".join(bucket) + "]").encode()))
+        content = "[[" + ",".join(bucket) + "]," + compact(names.get(n, {})) + "]"
+        pages.append(Page(f"{urls.SEARCH_PATH}t/{n}.json", content.encode()))
     vocabulary_files = vocabulary_pages(vocabulary)
     pages += vocabulary_files
     docs = [result_doc(record) for record in records]
     for n in range(0, len(docs), DOCS_PER_FILE):
         pages.append(Page(f"{urls.SEARCH_PATH}d/{n // DOCS_PER_FILE}.json", inert_json(docs[n:n + DOCS_PER_FILE])))
-    pages.append(Page(REPOS_PATH, inert_json(repo_runs(records))))
     digest = hashlib.sha256()
     for page in pages:
         digest.update(page.path.encode() + b"\0" + page.content)
     meta = {"version": digest.hexdigest()[:16], "format": FORMAT, "lunr": LUNR_JS_VERSION, "fields": [name for name, _ in FIELDS],
-            "records": index.count, "buckets": bounds, "vocabularyFiles": len(vocabulary_files),
+            "records": index.count, "buckets": bounds, "common": common, "vocabularyFiles": len(vocabulary_files),
             "docsPerFile": DOCS_PER_FILE, **search_rules(index.count)}
     pages.append(Page(META_PATH, inert_json(meta)))
-    warnings = [f"{page.path}: {len(page.content):,} bytes, over the search files' budget of {FILE_BUDGET:,}"
-                for page in pages if len(page.content) > FILE_BUDGET and "/c/" not in page.path]
-    return SearchFiles(pages, warnings)
+    return SearchFiles(pages, over_budget(pages))
+
+
+def budget(path: str) -> int | None:
+    """The most bytes a search file may have; None for the common terms' files."""
+    if "/c/" in path:
+        return None
+    return META_BUDGET if path == META_PATH else FILE_BUDGET
+
+
+def over_budget(pages: list[Page]) -> list[str]:
+    return [f"{page.path}: {len(page.content):,} bytes, over the search files' budget of {budget(page.path):,}"
+            for page in pages if budget(page.path) is not None and len(page.content) > budget(page.path)]
+
+
+def shortest_between(before: str, term: str) -> str:
+    """The shortest prefix of `term` that sorts after `before` (JavaScript's order)."""
+    for end in range(1, len(term) + 1):
+        if js_order(term[:end]) > js_order(before):
+            return term[:end]
+    return term
+
+
+def bucket_of(bounds: list[str], key: str) -> int:
+    """The bucket whose run holds `key`: the last that starts at or before it (the first for any before)."""
+    low, high = 0, len(bounds) - 1
+    while low < high:
+        mid = (low + high + 1) // 2
+        if js_order(bounds[mid]) <= js_order(key):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def repo_refs(records: list[Summary]) -> dict[str, list[int]]:
+    """repository → its runs of records, flat: [first, end, first, end…]."""
+    runs: dict[str, list[int]] = {}
+    for ref, record in enumerate(records):
+        flat = runs.setdefault(record.repo, [])
+        if flat and flat[-1] == ref:
+            flat[-1] = ref + 1
+        else:
+            flat += [ref, ref + 1]
+    return runs
+
+
+def bucket_names(names: dict[str, list[str]], refs: dict[str, list[int]], bounds: list[str]) -> dict[int, dict]:
+    """bucket → {name: the runs of records of the repositories it names}."""
+    placed: dict[int, dict] = {}
+    for key, repos in names.items():
+        pairs = sorted((flat[i], flat[i + 1]) for repo in repos for flat in [refs[repo]] for i in range(0, len(flat), 2))
+        merged: list[int] = []
+        for first, end in pairs:
+            if merged and merged[-1] == first:
+                merged[-1] = end
+            else:
+                merged += [first, end]
+        placed.setdefault(bucket_of(bounds, key) if bounds else 0, {})[key] = merged
+    return placed
 
 
 def vocabulary_pages(vocabulary: list[str]) -> list[Page]:
@@ -177,12 +262,3 @@ def vocabulary_pages(vocabulary: list[str]) -> list[Page]:
             files[fnv1a(key) % count].add(term)
     return [Page(f"{urls.SEARCH_PATH}v/{n}.json", inert_json(sorted(terms, key=js_order)))
             for n, terms in enumerate(files)]
-
-
-def repo_runs(records: list[Summary]) -> list[list]:
-    runs: list[list] = []
-    for ref, record in enumerate(records):
-        if not runs or runs[-1][1] != record.repo:
-            runs.append([ref, record.repo])
-    return runs
-

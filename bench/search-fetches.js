@@ -1,0 +1,46 @@
+// What a cold query fetches from a built site's search files, under Node:
+//   node bench/search-fetches.js SEARCH_DIR QUERIES.json [LIMIT]
+// prints, per query, {query, results, files: [[path, round, raw, gzip]], requests, rounds, ms}.
+// A file's round is one more than the latest round among the files that had
+// arrived when it was asked for: the chain of waits a browser goes through
+// (meta.json, asked for on focus, is round 1). Each query runs on a new
+// SplitSearch: nothing cached. Also a module: `measure(dir, query, limit)`.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const zlib = require("zlib");
+const STATIC = process.env.SEARCH_STATIC || path.join(__dirname, "..", "static");
+const { SplitSearch } = require(path.join(STATIC, "search-data.js"));
+
+async function measure(dir, query, limit) {
+  const files = [];
+  let arrived = 0;  // the latest round among the files that have arrived
+  const fetchJson = (url) => {
+    const name = url.replace(/\?.*/, "");
+    const round = arrived + 1;
+    const bytes = fs.readFileSync(path.join(dir, name));
+    files.push([name, round, bytes.length, zlib.gzipSync(bytes, { level: 6 }).length]);
+    // Arrives after the current tick: files asked for together share a round.
+    return new Promise((resolve) => setImmediate(() => {
+      arrived = Math.max(arrived, round);
+      resolve(JSON.parse(bytes.toString("utf8")));
+    }));
+  };
+  const search = new SplitSearch("", fetchJson);
+  const started = process.hrtime.bigint();
+  const results = await search.search(query, limit || 20);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { query, results: results.map((r) => r.ref), files, requests: files.length,
+           rounds: Math.max(0, ...files.map((f) => f[1])), ms };
+}
+
+async function main() {
+  const [dir, queriesFile, limit] = process.argv.slice(2);
+  const queries = JSON.parse(fs.readFileSync(queriesFile, "utf8"));
+  const out = [];
+  for (const query of queries) out.push(await measure(dir, query, Number(limit || 20)));
+  process.stdout.write(JSON.stringify(out));
+}
+
+if (require.main === module) main().catch((error) => { console.error(error.stack || error); process.exit(1); });
+module.exports = { measure };
