@@ -1,26 +1,34 @@
 """Search in Chromium over a built corpus: what a cold query fetches and how long it waits.
 
-For a pasted error line and a three-word query (several of each, drawn from the
-corpus's own messages), each in a new browser context (cold: nothing cached):
-the search page is opened, the box focused and the query typed, as a user
-does. Per query: the search files fetched after the page itself (requests, raw
-and gzipped bytes), time from typing to the first result, time from the last
-search file's arrival to the first result, then a warm query (the same words
-again, everything fetched) and the JS heap the search holds. With `whole=True`
+For each kind of query of bench/queries.py (a pasted traceback, a Rust panic,
+typed words with a typo, three words, one word; several of each, drawn from
+the corpus's own records), each in a new browser context (cold: nothing
+cached): the search page is opened, the box focused and the query typed, as a
+user does. Per query: the search files fetched after the page itself
+(requests, raw and gzipped bytes), the rounds of requests the query waited for
+(from the same query under Node, bench/search-fetches.js, which orders the
+fetches by what each waited for), time from typing to the first result, time
+from the last search file's arrival to the first result, then a warm query
+(the same words again, everything fetched) and the JS heap the search holds;
+then the same cold queries with the network emulated as a phone on 4G (150 ms
+round trip, 4 Mbit/s). With `whole=True`
 the same queries run on the whole index in one piece (index.json + docs.json,
 written beside the site for this purpose only), as the site served it before
 the split, to show both side by side.
 """
 from __future__ import annotations
 
-import gzip, json, random, re, statistics
+import gzip, json, statistics, subprocess, tempfile
 from pathlib import Path
+
+from bench.queries import corpus_kind_queries
 
 from errorsite import urls
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, Server
 
-WORD = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
 SAMPLES = 6
+PHONE = {"offline": False, "latency": 150, "downloadThroughput": 4e6 / 8, "uploadThroughput": 4e6 / 8}
+FETCHES = Path(__file__).resolve().parent / "search-fetches.js"
 
 # Resolves when the results list shows results for exactly what is in the box.
 SHOWN = """() => new URL(location.href).searchParams.get('q') === document.getElementById('search-input').value &&
@@ -33,17 +41,18 @@ WATCH = """() => { window.__shown = null; new MutationObserver(() => {
 
 
 def corpus_queries(records: Path) -> dict[str, list[str]]:
-    files = sorted(records.glob("*.json"))
-    rng = random.Random(11)
-    pasted, words3 = [], []
-    for path in rng.sample(files, min(len(files), SAMPLES * 3)):
-        message = json.loads(path.read_text(encoding="utf-8"))["record"]["errorMessage"]
-        words = WORD.findall(message)
-        if len(pasted) < SAMPLES:
-            pasted.append(f"2026-11-30T10:14:03.120Z ERROR [worker-3] {message.splitlines()[0][:300]}")
-        if len(words) >= 3 and len(words3) < SAMPLES:
-            words3.append(" ".join(words[:3]).lower())
-    return {"pasted line": pasted, "three words": words3}
+    """SAMPLES queries of each kind of bench/queries.py."""
+    return {kind: texts for kind, texts in corpus_kind_queries(records, SAMPLES).items() if texts}
+
+
+def node_fetches(site: Path, queries: list[str]) -> list[dict]:
+    """What each query fetches, and in how many rounds, under Node (bench/search-fetches.js)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as f:
+        json.dump(queries, f)
+        f.flush()
+        run = subprocess.run(["node", str(FETCHES), str(site / urls.SEARCH_PATH), f.name], capture_output=True,
+                             text=True, timeout=600, check=True)
+    return json.loads(run.stdout)
 
 
 def search_files(site: Path, requests: list[str]) -> list[tuple[str, int, int]]:
@@ -72,8 +81,11 @@ def heap(cdp) -> int:
     return cdp.send("Runtime.getHeapUsage")["usedSize"]
 
 
-def cold_query(browser, base: str, site: Path, query: str) -> dict:
+def cold_query(browser, base: str, site: Path, query: str, network: dict | None = None) -> dict:
     context, page, cdp = search_page(browser, base)
+    if network:
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", network)
     heap_before = heap(cdp)
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
@@ -156,7 +168,10 @@ def search_latency(site: Path, records: Path, whole: bool = False) -> dict:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             for kind, texts in queries.items():
-                result[kind] = {"split": summarize_runs([cold_query(browser, base, site, q) for q in texts])}
+                rounds = [{"rounds": o["rounds"]} for o in node_fetches(site, texts)]
+                runs = [{**cold_query(browser, base, site, q), **r} for q, r in zip(texts, rounds)]
+                phone = [{**cold_query(browser, base, site, q, PHONE), **r} for q, r in zip(texts, rounds)]
+                result[kind] = {"split": summarize_runs(runs), "split, 4G": summarize_runs(phone)}
                 if whole:
                     result[kind]["whole"] = summarize_runs([whole_query(browser, base, site, q) for q in texts])
             browser.close()

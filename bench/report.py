@@ -66,6 +66,7 @@ def search_cells(f: dict) -> str:
     """A cold query's figures: median (max) over the sampled queries."""
     cell = lambda key, fmt: f"{fmt(f[key]['median'])} ({fmt(f[key]['max'])})"
     kb = lambda v: f"{v / 1e3:,.1f} KB"
-    return (f"{cell('requests', str)} requests, {cell('gzip', kb)} gzipped, {cell('raw', kb)} raw; first result "
+    rounds = f"{cell('rounds', str)} rounds, " if "rounds" in f else ""
+    return (f"{cell('requests', str)} requests, {rounds}{cell('gzip', kb)} gzipped, {cell('raw', kb)} raw; first result "
             f"{cell('first_result_ms', str)} ms, {cell('after_data_ms', str)} ms after the data; warm "
             f"{cell('warm_ms', str)} ms; heap {cell('heap_mb', str)} MB")
