@@ -58,7 +58,7 @@ def table(r: dict) -> str:
                  f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")
     for kind, sides in (r.get("search") or {}).items():
         for side, f in sides.items():
-            lines.append(row(f"search, {kind}, {side}") + search_cells(f))
+            lines.append(f"search, {kind}, {side}: " + search_cells(f))
     return "\n".join(lines)
 
 
