@@ -123,7 +123,7 @@ def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> 
     path = digests_file(out_dir)
     temporary = path.with_name(f"{path.name}-{os.getpid()}")
     try:
-        if path.is_symlink() or (path.exists() and not _is_digests_file(path)):
+        if path.is_symlink() or (path.exists() and not digests_head(path, partial=False)):
             return
         file = open(temporary, "xb")
     except OSError:
@@ -136,9 +136,15 @@ def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> 
         temporary.unlink(missing_ok=True)
 
 
-def _is_digests_file(path: Path) -> bool:
-    with open(path, "rb") as file:
-        return file.read(32).startswith(_DIGESTS_HEAD)
+def digests_head(path: Path, partial: bool) -> bool:
+    """Whether `path` begins as a digests file of ours (sorted JSON, "generator"
+    first); with `partial`, also one cut short while being written, or empty."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(_DIGESTS_HEAD))
+    except OSError:
+        return False
+    return head == _DIGESTS_HEAD or (partial and _DIGESTS_HEAD.startswith(head))
 
 
 _DIGESTS_HEAD = b'{"generator":"errorsite",'

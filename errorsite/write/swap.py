@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..cache import DIGESTS
+from ..cache.stored import digests_head
 from .guard import made_by_us
 from .staging import STAGING_MARK, is_staging
 
@@ -83,17 +84,8 @@ def leftovers(out_dir: Path) -> list[tuple[str, Path]]:
     return [(match.group(1), out_dir.with_name(name)) for name in names if (match := named.fullmatch(name))]
 
 
-# The head of the digests file save_digests writes: sorted JSON, "generator" first.
-_DIGESTS_HEAD = b'{"generator":"errorsite",'
-
-
 def _digests_or_empty(path: Path) -> bool:
-    try:
-        with open(path, "rb") as file:
-            head = file.read(len(_DIGESTS_HEAD))
-    except OSError:
-        return False
-    return _DIGESTS_HEAD.startswith(head)  # written in part, or not yet at all
+    return digests_head(path, partial=True)  # written in part, or not yet at all
 
 
 def _remove_if_bare(folder: Path) -> None:
