@@ -127,7 +127,7 @@ class Running:
         settings = Settings(
             title="Live", description=SITE_DESCRIPTION, base_url="https://example.org/errors/",
             dataset_url=None, page_size=100, templates=self.theme, records=self.records, out=tmp / "unused",
-            strict=False, jobs=1, host="127.0.0.1", port=0, config=self.config)
+            strict=False, jobs=1, host="127.0.0.1", port=0, card=None, cards=False, config=self.config)
 
         def reread() -> Settings:  # what the command does: the file again, over the same options
             return dataclasses.replace(settings, **read_config(self.config))
