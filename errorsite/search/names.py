@@ -38,6 +38,15 @@ GENERIC = frozenset({"error", "errors", "exception", "exceptions", "exc", "util"
 PREFIXES = ("node_", "python_", "py_", "go_", "rust_", "js_")
 SUFFIXES = ("_py", "_js", "_rs", "_go", "_cpp", "_rb", "_php", "_cli", "_server", "_client", "_core",
             "_sdk", "_lib", "_rust", "_python", "_node")
+# A command at a shell prompt names its program (`$ llama-server -m …`,
+# `C:\app>webpack`), found past the launchers before it (`sudo`, `npx`,
+# `python -m`); a runner of scripts names nothing (`npm run build`,
+# `python train.py`). The browser reads both lists from meta.json.
+LAUNCHERS = ("sudo", "npx", "pnpx", "bunx", "env", "time", "nohup", "exec", "python -m", "python3 -m", "py -m",
+             "uv run", "uvx", "poetry run", "pipenv run", "pdm run", "npm exec", "pnpm exec", "pnpm dlx", "yarn dlx")
+RUNNERS = frozenset({"npm", "yarn", "pnpm", "bun", "node", "deno", "python", "python3", "py", "uv", "poetry",
+                     "pipenv", "pdm", "bash", "sh", "zsh", "fish", "cmd", "powershell", "pwsh", "cd", "ls", "dir",
+                     "cat", "echo", "make", "start"})
 _SEPARATORS = re.compile(r"[-.\s]+")
 _KEY = re.compile(r"^[a-z0-9_][a-z0-9_/@]*$")
 _CLASS_SPLIT = re.compile(r"::|\.")
@@ -47,7 +56,8 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 def name_rules() -> dict[str, list[str]]:
     """The word lists the browser reads a paste's names with, for meta.json."""
     return {"generic": sorted(GENERIC), "prefixes": list(PREFIXES), "suffixes": list(SUFFIXES),
-            "domains": sorted(DOMAINS), "builtinRoots": sorted(BUILTIN_ROOTS)}
+            "domains": sorted(DOMAINS), "builtinRoots": sorted(BUILTIN_ROOTS),
+            "launchers": list(LAUNCHERS), "runners": sorted(RUNNERS)}
 
 
 def name_key(name: str) -> str:
