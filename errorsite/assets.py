@@ -8,15 +8,15 @@ from __future__ import annotations
 import hashlib
 
 from . import urls
-from .markup import pygments_css
+from .markup import line_counter_css, pygments_css
 from .model import Page
 
 
 def static_files(static: dict[str, bytes]) -> dict[str, bytes]:
     """name → the bytes served: the files as they are, but one stylesheet made
-    of ours and then the Pygments themes."""
-    return {name: content + b"\n" + pygments_css().encode() if name == "style.css" else content
-            for name, content in static.items()}
+    of ours, the source lines' first numbers and the Pygments themes."""
+    made = (line_counter_css() + pygments_css()).encode()
+    return {name: content + b"\n" + made if name == "style.css" else content for name, content in static.items()}
 
 
 def versions(files: dict[str, bytes]) -> dict[str, str]:

@@ -85,11 +85,14 @@ class ListItems:
         return [made[e.path] for e in entries]
 
 
-def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record]) -> list[Page]:
+def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record],
+                  feed_repo: str | None = None) -> list[Page]:
+    """`feed_repo`: the repository whose feeds the pages name (a repository's listing)."""
     entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
+    feeds = {"feed_repo": feed_repo} if feed_repo else {}
     return [render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk),
                    pagination=pagination, canonical=env.globals["site"].absolute(path),
-                   description=listing_description(heading, intro, chunk, pagination))
+                   description=listing_description(heading, intro, chunk, pagination), **feeds)
             for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"])]
 
 
@@ -129,7 +132,8 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
     for groups, title, directory, directory_title in kinds:
         for path, (label, members) in groups.items():
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
-            yield from listing_pages(env, items, path, title.format(isolate(label)), intro, members)
+            yield from listing_pages(env, items, path, title.format(isolate(label)), intro, members,
+                                     label if directory == urls.REPOS_PATH else None)
         by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
         yield from directory_pages(env, directory, directory_title,

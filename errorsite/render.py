@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 import jinja2
+from markupsafe import Markup
 
 from . import urls
-from .markup import (highlight_block, highlight_lines, isolate, lexer_for, markdown, plain_text, shorten, snippet_lexer,
-                     summary)
+from .markup import (highlight_block, highlight_lines, isolate, lexer_for, line_counter_start, markdown, plain_text,
+                     shorten, snippet_lexer, summary)
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
 from .share import share_values
@@ -124,7 +125,7 @@ def environment(site: urls.Site, total_records: int = 0,
     env.globals.update(
         site=site, site_name=options.title, site_description=options.description,
         dataset_url=options.dataset_url, page_size=options.page_size,
-        csp=CSP, total_records=total_records,
+        csp=Markup(CSP), total_records=total_records,  # a constant with quotes in it: as it is, not as &#39;
         asset=lambda name: urls.STATIC_PATH + name,  # a path, for templates that override ours
         asset_url=lru_cache(maxsize=None)(lambda name: urls.asset_href(site, name, versions)),
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
@@ -208,6 +209,7 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         short_sha=short_sha,
         commit_url=f"https://github.com/{r.repo}/commit/{r.analyzed_sha}" if r.analyzed_sha else None,
         source_lines=source_lines,
+        line_counter_start=line_counter_start(source_lines[0].number) if source_lines else "",
         code_blocks=code_blocks,
         prose=prose,
         sections=[(anchor, title) for anchor, title in SECTIONS if shown.get(anchor, anchor in ("share", "details"))],

@@ -99,5 +99,4 @@ def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: in
     text = snippet(r, permalink, line_url, page_line)
     return dict(permalink=permalink, snippet=text, issue_search_url=issue_search_url(r),
                 new_issue_url=new_issue_url(r, text), stale=staleness(r, line_url or r.github_url),
-                code_path=urls.code_path(r.error_code), oembed_path=urls.oembed_path(r),
-                repo_feeds=[(kind, urls.feed_path(kind, r.repo)) for kind in urls.FEED_KINDS])
+                code_path=urls.code_path(r.error_code), oembed_path=urls.oembed_path(r))

@@ -143,7 +143,7 @@
    * through the CSSOM: the page's CSP allows no style attributes. */
   var TAB = 8, MOST_INDENT = 24;
   function indent() {
-    Array.prototype.forEach.call(source.querySelectorAll(".line"), function (line) {
+    Array.prototype.forEach.call(source.querySelectorAll("code > span"), function (line) {
       var blanks = /^[ \t]*/.exec(line.textContent)[0], width = 0;
       for (var i = 0; i < blanks.length; i++) width = blanks[i] === "\t" ? (Math.floor(width / TAB) + 1) * TAB : width + 1;
       if (width) line.style.setProperty("--indent", String(Math.min(width, MOST_INDENT)));
@@ -151,8 +151,10 @@
   }
 
   // ---- Source lines: #L449 and GitHub-style ranges #L445-L452 -----------------
-  // A line number is a link (not a tab stop: one "Copy link to line" button
-  // serves the keyboard); shift-click on another number selects the range.
+  // A line is `code > span` with its id; its number is drawn by the stylesheet
+  // (::before). A click on the number is a link to the line, shift-click on
+  // another number selects the range; the keyboard has the one "Copy link to
+  // line" button, as a tab stop per line would bury the page's other controls.
   function chosenRange() {
     var m = /^#L(\d+)(?:-L(\d+))?$/.exec(window.location.hash);
     if (!m) return null;
@@ -185,21 +187,26 @@
   function reveal(vertical) {
     if (!source) return;
     var range = chosenRange();
-    var line = range ? document.getElementById("L" + range[0]) : source.querySelector(".line.raised");
+    var line = range ? document.getElementById("L" + range[0]) : source.querySelector("code > .raised");
     if (!line) return;
     if (vertical && range) line.scrollIntoView({ block: "center" });
-    var first = codeStart(line), gutter = line.querySelector(".ln");
-    if (!first || !gutter) return;
+    var first = codeStart(line), gutter = gutterWidth(line);
+    if (!first) return;
     var box = source.getBoundingClientRect();
-    var left = first.left - box.left, room = source.clientWidth - gutter.offsetWidth;
+    var left = first.left - box.left, room = source.clientWidth - gutter;
     var wanted = first.width * 40;  // 40 characters of code, monospaced
-    if (left >= gutter.offsetWidth && left + wanted <= source.clientWidth) return;  // already in view
-    source.scrollLeft = Math.max(0, source.scrollLeft + left - gutter.offsetWidth - (room > wanted ? 8 : 0));
+    if (left >= gutter && left + wanted <= source.clientWidth) return;  // already in view
+    source.scrollLeft = Math.max(0, source.scrollLeft + left - gutter - (room > wanted ? 8 : 0));
+  }
+
+  /* The width of a line's number (its box is border-box: padding included). */
+  function gutterWidth(line) {
+    return parseFloat(window.getComputedStyle(line, "::before").width) || 0;
   }
 
   function select() {
     var range = chosenRange();
-    Array.prototype.forEach.call(article.querySelectorAll(".source-code .line.selected"), function (l) {
+    Array.prototype.forEach.call(article.querySelectorAll(".source-code code > .selected"), function (l) {
       l.classList.remove("selected");
     });
     if (!range) return;
@@ -222,10 +229,12 @@
   }
   if (source) {
     source.addEventListener("click", function (event) {
-      var ln = event.target.closest && event.target.closest("a.ln");
-      if (!ln || !event.shiftKey) return;
+      var clicked = event.target.closest && event.target.closest("code > span[id]");
+      if (!clicked || event.clientX - source.getBoundingClientRect().left - source.clientLeft >= gutterWidth(clicked)) return;
       event.preventDefault();
-      var from = chosenRange(), n = +ln.getAttribute("data-n");
+      var n = +clicked.id.slice(1);
+      if (!event.shiftKey) { window.location.hash = "#L" + n; return; }
+      var from = chosenRange();
       var anchor = from ? from[0] : +(lineButton ? lineButton.getAttribute("data-line") : n);
       window.history.replaceState(null, "", "#" + rangeText([Math.min(anchor, n), Math.max(anchor, n)]));
       follow(false);

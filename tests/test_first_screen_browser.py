@@ -101,7 +101,7 @@ def test_the_wrap_toggle_shows_its_state_and_keeps_indentation(shared_site, phon
     # Each wrapped, indented line continues under its own first character of code.
     seen = page.evaluate("""() => {
         const out = [];
-        for (const line of document.querySelectorAll('.source-code .line')) {
+        for (const line of document.querySelectorAll('.source-code code > span')) {
           const rects = [], walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
           let firstCode = null;
           while (walker.nextNode()) {

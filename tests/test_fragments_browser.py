@@ -82,7 +82,7 @@ def test_a_fragment_survives_the_redirect_page(renamed, small_page, start):
     # A range is marked as it is on the record page itself.
     small_page.page.goto(server.base_url + start + "#L445-L452")
     small_page.page.wait_for_url(lambda u: urlsplit(u).path.endswith("/" + NEW))
-    small_page.page.wait_for_function("() => document.querySelectorAll('.line.selected').length === 8")
+    small_page.page.wait_for_function("() => document.querySelectorAll('.source-code code > .selected').length === 8")
     assert small_page.errors == []
 
 

@@ -379,6 +379,7 @@ ALLOWED_TAGS = {
     "dl", "dt", "dd", "div", "ul", "ol", "li", "code", "pre", "bdi", "time", "noscript", "em", "strong",
     "img", "blockquote", "hr", "br",
     "details", "summary", "textarea",  # the record page's text to copy (static/record-tools.js)
+    "i",  # empty, at the start of a source block: the first line's number (markup.line_counter_start)
 }
 
 

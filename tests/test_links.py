@@ -168,13 +168,15 @@ def test_feeds_of_newest_and_changed_records(site):
     assert empty.entries == [] and empty.feed.updated == "1970-01-01T00:00:00Z"
 
 
-def test_pages_link_the_feeds(site):
-    for path in ("", "pydantic/pydantic/error-1/"):
-        alternates = [a["href"] for tag, a in head(site[path])
-                      if tag == "link" and a.get("type") == "application/atom+xml"]
-        assert SITE.href("-/feeds/new.xml") in alternates and SITE.href("-/feeds/changed.xml") in alternates
-    record = [a["href"] for tag, a in head(site["pydantic/pydantic/error-1/"]) if a.get("type") == "application/atom+xml"]
-    assert SITE.href("-/feeds/pydantic/pydantic/new.xml") in record
+def test_pages_link_the_feeds_they_belong_to(site):
+    """The site's feeds from its pages, a repository's from its page; a record
+    page (one per record) names none: its repository page is a click away."""
+    def feeds(path):
+        return [a["href"] for tag, a in head(site[path]) if tag == "link" and a.get("type") == "application/atom+xml"]
+    assert feeds("") == [SITE.href("-/feeds/new.xml"), SITE.href("-/feeds/changed.xml")]
+    assert feeds("pydantic/pydantic/") == [SITE.href(f"-/feeds/{repo}{kind}.xml") for repo in ("", "pydantic/pydantic/")
+                                           for kind in ("new", "changed")]
+    assert feeds("pydantic/pydantic/error-1/") == []
 
 
 def test_listing_paths_foresee_every_listing_made():

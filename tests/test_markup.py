@@ -9,8 +9,9 @@ from markupsafe import Markup
 from pygments.lexers import BashSessionLexer, PythonLexer, RustLexer, TextLexer
 
 from errorsite.markup import prose
-from errorsite.markup import (highlight_block, highlight_lines, is_safe_link, lexer_for, markdown,
-                              plain_text, snippet_lexer, summary)
+from errorsite.markup import (highlight_block, highlight_lines, is_safe_link, lexer_for, line_counter_css,
+                              line_counter_start, markdown, plain_text, snippet_lexer, summary)
+from errorsite.validate import MAX_LINE, MAX_SOURCE_LINES
 
 REL = 'rel="nofollow ugc noopener"'
 
@@ -205,6 +206,24 @@ def test_highlight_lines_multiline_tokens_close_on_each_line():
 def test_highlight_lines_without_marked_line():
     lines = highlight_lines("a\nb", lexer_for(None), first=5)
     assert [(line.number, line.marked) for line in lines] == [(5, False), (6, False)]
+
+
+def test_highlight_leaves_blanks_and_unstyled_tokens_unwrapped():
+    """A span per name and per run of blanks styles nothing in either theme."""
+    [line] = highlight_lines("    let total = a.len();", lexer_for("lib.rs"))
+    assert str(line.html) == ('    <span class="kd">let</span> total <span class="o">=</span> a.len();')
+    [indented] = highlight_lines("\t\tx = 1", lexer_for("a.py"))
+    assert str(indented.html).startswith("\t\tx ")
+
+
+@pytest.mark.parametrize("first", [1, 2, 10, 11, 118, 1000, 20301, MAX_LINE, MAX_LINE + MAX_SOURCE_LINES])
+def test_line_counter_start_adds_up_to_the_first_number(first):
+    """The empty elements before a source block's first line start its number
+    counter at `first`; every class they name has its rule in the stylesheet."""
+    rules = dict(re.findall(r"\.source-code \.(s\d\d) \{ counter-increment: ln (\d+); \}", line_counter_css()))
+    classes = re.findall(r'<i class="(s\d\d)"></i>', str(line_counter_start(first)))
+    assert "".join(f'<i class="{c}"></i>' for c in classes) == str(line_counter_start(first))
+    assert 1 + sum(int(rules[c]) for c in classes) == first
 
 
 def test_highlight_escapes_html():

@@ -62,7 +62,12 @@ def test_a_phone_reads_every_page_and_the_marked_line(shared_site, browser):
     # are inside the code box and right of the line numbers, which stay visible
     seen = page.evaluate("""() => {
         const line = document.getElementById('L449'), box = line.closest('.source-code').getBoundingClientRect();
-        const gutter = line.querySelector('.ln').getBoundingClientRect();
+        // The number is the line's ::before, kept at the box's left edge (sticky) as the code scrolls.
+        const number = getComputedStyle(line, '::before'), edge = line.closest('.source-code');
+        const width = parseFloat(number.width);  // border-box
+        const gutterLeft = number.position === 'sticky' ? Math.max(line.getBoundingClientRect().left, box.left + edge.clientLeft)
+                                                        : line.getBoundingClientRect().left;
+        const gutter = {left: gutterLeft, right: gutterLeft + width};
         const rects = [], walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
         while (walker.nextNode() && rects.length < 40) {
           const node = walker.currentNode;
@@ -89,19 +94,25 @@ def test_line_ranges_and_copy_buttons(shared_site, browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(shared_site.base_url + RECORD + "#L445-L452")
     settle(page)
-    selected = page.eval_on_selector_all(".source-code .line.selected", "ls => ls.map(l => l.id)")
+    selected = page.eval_on_selector_all(".source-code code > .selected", "ls => ls.map(l => l.id)")
     assert selected == [f"L{n}" for n in range(445, 453)]
     assert page.locator("#L445").is_visible()
-    # line numbers are links but not tab stops: one button copies the link instead
-    assert page.eval_on_selector_all("a.ln", "as => as.every(a => a.tabIndex === -1)")
+    # line numbers are drawn, neither text nor tab stops: one button copies the link instead
+    assert page.eval_on_selector_all(".source-code a, .source-code [tabindex]", "es => es.length") == 0
+    assert page.locator("#L445").evaluate("l => getComputedStyle(l, '::before').content") == 'counter(ln) / ""'
+    assert "445" not in page.locator("#L445").inner_text()
     line_button = page.locator("button.copy-line")
     assert line_button.inner_text() == "Copy link to lines 445-452"
-    # shift-click on a line number selects from the chosen line to it
-    page.locator("#L447 a.ln").click()
+    # a click on a line number links to the line, a shift-click then selects from it to another
+    number = {"x": 10, "y": 5}
+    page.locator("#L447").click(position=number)
     assert urlsplit(page.url).fragment == "L447"
-    page.locator("#L450 a.ln").click(modifiers=["Shift"])
+    page.locator("#L450").click(position=number, modifiers=["Shift"])
     assert urlsplit(page.url).fragment == "L447-L450"
-    assert page.eval_on_selector_all(".line.selected", "ls => ls.map(l => l.id)") == ["L447", "L448", "L449", "L450"]
+    assert page.eval_on_selector_all(".source-code code > .selected", "ls => ls.map(l => l.id)") == \
+        ["L447", "L448", "L449", "L450"]
+    page.locator("#L452").click(position={"x": 200, "y": 5})  # a click on the code is no link
+    assert urlsplit(page.url).fragment == "L447-L450"
     line_button.click()
     page.wait_for_function("() => document.getElementById('copy-status').textContent === 'Copied'")
     # the permanent link, -/r/<id>/, as every copied link (test_links_browser)

@@ -233,14 +233,14 @@ def test_section_headings_have_ids_and_self_links(doc):
 
 
 def test_source_lines(doc):
-    lines = doc.find("span", class_="line") + doc.find("span", class_="line raised")
-    assert sorted(int(e["attrs"]["id"][1:]) for e in lines) == list(range(118, 154))
-    [raised] = doc.find("span", class_="line raised")
+    lines = [e for e in doc.find("span") if e["attrs"].get("id", "").startswith("L")]
+    assert [int(e["attrs"]["id"][1:]) for e in lines] == list(range(118, 154))
+    assert all(set(e["attrs"]) <= {"id", "class"} for e in lines)  # one light element a line
+    [raised] = doc.find("span", class_="raised")
     assert raised["attrs"]["id"] == "L133"
     assert "Cannot create a Pydantic dataclass from " in doc.inner(raised)
-    for n in (118, 133, 153):
-        [link] = doc.find("a", class_="ln", href=f"#L{n}")
-        assert link["attrs"]["data-n"] == str(n)
+    # The stylesheet numbers the lines: the block's first (empty) elements start its counter at 118.
+    assert [e["attrs"]["class"] for e in doc.find("i")] == ["s21", "s11", "s07"]
     [to_line] = [a for a in doc.find("a", href="#L133") if doc.inner(a) == "line 133"]
     assert doc.inner(doc.one("p", class_="file")).startswith("pydantic/dataclasses.py, line 133")
 
@@ -280,7 +280,7 @@ def test_head(doc):
     assert doc.meta("twitter:card") == "summary"
     assert doc.meta("og:image") == "https://example.org/errors/-/card.png"
     assert doc.meta("og:site_name") == "Error Index"
-    assert doc.meta("twitter:title") == title
+    assert not [e for e in doc.find("meta") if e["attrs"].get("name") in ("twitter:title", "twitter:description")]
     assert doc.one("html")["attrs"]["data-root"] == "/errors/"
     assert doc.one("link", rel="stylesheet")["attrs"]["href"] == "/errors/-/static/style.css"  # no versions given
 
@@ -334,7 +334,7 @@ def test_shared_candle_record_has_no_type_guard_section():
     assert record.type_guard is None
     doc = page_of(record)
     assert "type-guard" not in doc.ids() and "Type guard" not in doc.text
-    assert doc.one("span", class_="line raised")["attrs"]["id"] == "L449"
+    assert doc.one("span", class_="raised")["attrs"]["id"] == "L449"
     assert not doc.find("p", class_="pattern")  # its pattern is the message itself
 
 
@@ -349,7 +349,7 @@ def test_line_number_beyond_the_snippet_gets_no_dangling_link(good):
     doc = page_of(record)
     assert doc.ids().count("L120") == 1 and "L150" not in doc.ids()
     assert "#L150" not in doc.hrefs()
-    assert not doc.find("span", class_="line raised")
+    assert not doc.find("span", class_="raised")
     assert line_url(record).endswith("#L150")  # GitHub still has the line
 
 
@@ -357,7 +357,8 @@ def test_source_without_start_is_numbered_from_one(good):
     doc = page_of(dataclasses.replace(good, source_code="x\ny\n", source_start=None, source_end=None,
                                       line_number=2))
     assert [i for i in doc.ids() if i.startswith("L")] == ["L1", "L2"]
-    assert doc.one("span", class_="line raised")["attrs"]["id"] == "L2"
+    assert doc.one("span", class_="raised")["attrs"]["id"] == "L2"
+    assert not doc.find("i")  # the counter's own start, 1
 
 
 def test_http_status_and_content_changed_are_shown_when_set(good):

@@ -67,8 +67,8 @@ def test_the_card_a_parser_reads(site, path):
         "og:image:height": "256",
         "og:image:alt": "Error Index",
     }
-    assert twitter(html) == {"twitter:card": "summary", "twitter:title": TITLE,
-                             "twitter:description": DESCRIPTION, "twitter:image": CARD}
+    # X, like the others, reads the title, description and image from og:*: only its card's kind is its own
+    assert twitter(html) == {"twitter:card": "summary"}
 
 
 def test_no_description_repeats_its_title_or_runs_long(site):

@@ -4,17 +4,18 @@ lexer is too slow."""
 from __future__ import annotations
 
 import fnmatch
+import io
 import re
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from markupsafe import Markup
-from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import LEXERS, BashSessionLexer, TextLexer, find_lexer_class
 from pygments.plugin import find_plugin_lexers
+from pygments.token import STANDARD_TYPES, Text, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
 from .. import budget
@@ -116,7 +117,29 @@ def snippet_lexer(code: str, file_path: str | None) -> Lexer:
 _SESSION_LEXER = BashSessionLexer(stripnl=False, ensurenl=False)
 _PLAIN_LEXER = TextLexer(stripnl=False, ensurenl=False)  # escapes, and makes no spans: linear in the text
 _FORMATTER = HtmlFormatter(nowrap=True)
+_THEMES = ("default", "github-dark")  # light, and dark under prefers-color-scheme (pygments_css)
 HIGHLIGHT_SECONDS = 2.0  # a code block's budget: a lexer that takes longer is stopped, the block shown plain
+
+
+# Line numbers are a CSS counter (`ln`, one step per line), so a source line
+# carries its id and nothing more. HTML cannot start a counter at a number
+# without a style attribute, which the page's CSP forbids: the block opens with
+# one empty element per non-zero digit of (first line - 1), each class adding
+# its digit's worth (`s32` adds 2 * 10**3).
+_COUNTER_DIGITS = 8  # lineNumber and sourceCodeStart stay below 10**7 (validate.limits)
+
+
+def line_counter_start(first: int) -> Markup:
+    """The empty elements that make the first line's number `first`."""
+    offset = str(max(first - 1, 0))
+    return Markup("".join(f'<i class="s{len(offset) - 1 - place}{digit}"></i>'
+                          for place, digit in enumerate(offset) if digit != "0"))
+
+
+def line_counter_css() -> str:
+    """The rules line_counter_start's classes name."""
+    return "\n".join(f".source-code .s{place}{digit} {{ counter-increment: ln {digit * 10 ** place}; }}"
+                     for place in range(_COUNTER_DIGITS) for digit in range(1, 10)) + "\n"
 
 
 def line_ends(code: str) -> str:
@@ -174,11 +197,34 @@ def _highlight_anew(code: str, lexer_class: type[Lexer], options: dict) -> str:
 
 def _highlight(code: str, lexer: Lexer) -> str:
     ended = code if code.endswith("\n") else code + "\n"  # session lexers drop an unended last line
-    return highlight(ended, lexer, _FORMATTER)
+    unstyled = _unstyled()
+    tokens = ((Text if ttype in unstyled or (ttype in Whitespace and value.isspace()) else ttype, value)
+              for ttype, value in lexer.get_tokens(ended))
+    out = io.StringIO()
+    _FORMATTER.format(tokens, out)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _unstyled() -> frozenset[_TokenType]:
+    """The token types whose span would change nothing in either theme: no
+    rule, or only the colour the block's text has anyway. Their text goes
+    out unwrapped, as does whitespace (a colour on blanks shows nothing);
+    a span per name and per run of blanks was most of a code block's bytes."""
+    plain = set()
+    for ttype in STANDARD_TYPES:
+        looks = []
+        for theme in _THEMES:
+            formatter = HtmlFormatter(style=theme)
+            text = formatter.class2style.get("", ("",))[0]  # the block's own colour (.highlight)
+            cls = formatter.ttype2class.get(ttype)
+            looks.append(cls == "" or formatter.class2style.get(cls, ("",))[0] in ("", text))
+        if all(looks):
+            plain.add(ttype)
+    return frozenset(plain)
 
 
 def pygments_css() -> str:
     """The light theme, and the dark one under prefers-color-scheme."""
-    light = HtmlFormatter(style="default").get_style_defs(".highlight")
-    dark = HtmlFormatter(style="github-dark").get_style_defs(".highlight")
+    light, dark = (HtmlFormatter(style=theme).get_style_defs(".highlight") for theme in _THEMES)
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
