@@ -103,7 +103,11 @@ def build_command(argv: list[str]) -> int:
 def assemble_command(argv: list[str]) -> int:
     parser = parser_for("build.py assemble", "Make the site from the shard folders of `build.py --shard K/N` "
                         "(all N of them, built with the same code and settings).",
-                        [name for name in BUILD_KEYS if name not in ("records", "jobs")])
+                        [name for name in BUILD_KEYS if name != "records"])
+    for action in parser._actions:
+        if action.dest == "jobs":
+            action.help = "processes making the global pages: the search data is made beside the listings " \
+                          "(default: one per CPU)"
     parser.add_argument("shards", nargs="+", type=Path, metavar="SHARD", help="a shard folder")
     parser.add_argument("--force", action="store_true", help="as for the build")
     parser.add_argument("--previous-manifest", metavar="FILE", type=Path, help=PREVIOUS_HELP)
@@ -115,7 +119,7 @@ def assemble_command(argv: list[str]) -> int:
         return run_build(args, lambda: assemble(
             args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
             force=args.force, options=s.site_options, progress=progress.update,
-            previous_urls=args.previous_manifest))
+            previous_urls=args.previous_manifest, jobs=s.jobs))
 
 
 class Progress:

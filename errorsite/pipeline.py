@@ -28,7 +28,7 @@ from .model import Outcome, Page, Problem, Reuse, Summary
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
-from .shards import Shard, ShardEntry, in_shard, read_shards, record_set, shard_page
+from .shards import Shard, ShardEntry, in_shard, read_shards, record_set, shard_pages
 from .sitewide import History, SitewideDone, sitewide_pages
 from .validate import flag_duplicates
 from .write import check_output, guard, sweep_leftovers, write_site
@@ -154,15 +154,17 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
 
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False, report: Report = print,
              force: bool = False, options: SiteOptions = SiteOptions(), progress: Progress | None = None,
-             previous_urls: Path | None = None) -> BuildResult:
+             previous_urls: Path | None = None, jobs: int = 1) -> BuildResult:
     """One site from shard folders made by `build(shard=…)`: their record pages
-    are linked in, and the global steps run on their summaries.
-    Raises shards.ShardError when they do not make one whole site."""
+    are linked in, and the global steps run on their summaries, with `jobs`
+    processes. The shards' entries are merged as they are read, never all
+    held at once. Raises shards.ShardError when they do not make one whole site."""
     begun = start(out_dir, base_url, options, force,
                   [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)])
+    jobs = usable_jobs(jobs, report)
     assembled = read_shards(shard_dirs, begun.fingerprint)
     history = History.of(load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH)))
-    pages = Finished(site_pages(iter(assembled.entries), len(assembled.entries), begun, history, None, strict, 1,
+    pages = Finished(site_pages(assembled.entries, assembled.count, begun, history, None, strict, jobs,
                                 report, progress))
     return write_build(out_dir, pages, force, report, {}, begun, {}, None,
                        lambda: next_build(begun, history, assembled.sources, assembled.records_folder, *pages.value))
@@ -201,8 +203,8 @@ def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: 
                 cut_from: str) -> Generator[Page | Reuse, None, tuple[RecordsDone, None]]:
     """A shard's files: its record pages and its outcomes, for assemble."""
     records = yield from record_pages(entries, total, report, progress, keep_entries=True)
-    yield shard_page(shard, begun.fingerprint, records.entries, {**sources, **records.digests}, records_folder,
-                     cut_from)
+    yield from shard_pages(shard, begun.fingerprint, records.entries, {**sources, **records.digests},
+                           records_folder, cut_from)
     return records, None
 
 

@@ -1,12 +1,15 @@
 """Shards: the record stage of one build, split over machines.
 
 `build.py --shard K/N` runs the record stage on the record files whose stable
-hash falls in slice K of N, and writes their pages plus `shard.json`: each
-file's outcome (problems, Summary, file paths, key). `build.py assemble`
-reads the shards' outcomes back, in the order one build would have made them,
-and runs the global stages: the same bytes as one build. Each shard also
-records what it was cut from, a digest of every record file of the whole set
-(record_set), so that shards cut from different records are never mixed.
+hash falls in slice K of N, and writes their pages, `shard.json` (what the
+shard is: its slice, fingerprint, record files' digests) and
+`shard-entries.jsonl`: each file's outcome (problems, Summary, file paths,
+key), one a line, in the order one build makes them. `build.py assemble`
+merges the shards' entries as it reads them, so it holds one entry per shard
+rather than every outcome, and runs the global stages: the same bytes as one
+build. Each shard also records what it was cut from, a digest of every record
+file of the whole set (record_set), so that shards cut from different
+records are never mixed.
 
 Only the (de)serialization and the check that the shards make one whole site
 live here; the pipeline decides what to do with them.
@@ -14,17 +17,22 @@ live here; the pipeline decides what to do with them.
 from __future__ import annotations
 
 import hashlib
+import heapq
+import json
 import time
 from collections import Counter
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from .cache.keys import file_key
-from .load import Scan, file_digests, load_json
+from .load import Scan, file_digests, load_json, read_lines
 from .model import Outcome, Page, Problem, Reuse, Summary, inert_json
 
 SHARD_FILE = "shard.json"
-FORMAT = 4  # 2: each entry lists its files (the page and its record.json); 3: the records folder; 4: the record set
+ENTRIES_FILE = "shard-entries.jsonl"
+# 2: each entry lists its files (the page and its record.json); 3: the records folder; 4: the record set;
+# 5: the entries in a file of their own, one a line, in order
+FORMAT = 5
 
 
 class Shard(NamedTuple):
@@ -75,15 +83,17 @@ def record_set(scan: Scan, trusted: dict[str, list]) -> str:
     return whole.hexdigest()[:32]
 
 
-def shard_page(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str],
-               records_folder: str, cut_from: str) -> Page:
-    data = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
-            "sources": sources, "records_folder": records_folder, "record_set": cut_from,
-            "entries": [[e.relative, [list(p) for p in e.outcome.problems],
-                         e.outcome.summary.to_json() if e.outcome.summary else None,
-                         [p.path for p in e.outcome.pages], e.outcome.key]
-                        for e in entries]}
-    return Page(SHARD_FILE, inert_json(data))
+def shard_pages(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str],
+                records_folder: str, cut_from: str) -> list[Page]:
+    """The shard's entries, sorted as assemble merges them, and what the shard is."""
+    ordered = sorted(entries, key=lambda entry: order_key(entry.relative))
+    lines = b"".join(inert_json([e.relative, [list(p) for p in e.outcome.problems],
+                                 e.outcome.summary.to_json() if e.outcome.summary else None,
+                                 [p.path for p in e.outcome.pages], e.outcome.key]) + b"\n"
+                     for e in ordered)
+    about = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
+             "sources": sources, "records_folder": records_folder, "record_set": cut_from, "entries": len(ordered)}
+    return [Page(ENTRIES_FILE, lines), Page(SHARD_FILE, inert_json(about))]
 
 
 class ShardFile(NamedTuple):
@@ -91,23 +101,42 @@ class ShardFile(NamedTuple):
     shard: Shard
     fingerprint: str
     record_set: str      # record_set: what it was cut from
+    entries: int
+    sources: dict[str, str]
+    records_folder: str
 
 
-def read_shard(folder: Path, data: object) -> tuple[ShardFile, list[ShardEntry], dict[str, str], str]:
-    """The shard's slice, fingerprint and record set, its entries, record
-    files' digests and records folder; its pages are Reuses from `folder`."""
+def read_shard(folder: Path, data: object) -> ShardFile:
+    """What `shard.json` in `folder` says; ShardError unless it is a shard file of this version."""
     try:
         assert isinstance(data, dict) and data["format"] == FORMAT
-        about = ShardFile(folder, Shard(*data["shard"]), str(data["fingerprint"]), str(data["record_set"]))
-        sources, records_folder = dict(data["sources"]), str(data["records_folder"])
-        entries = [ShardEntry(relative, Outcome(
-            [Problem(*p) for p in problems],
-            Summary.from_json(summary) if summary else None,
-            [Reuse(page, str(folder)) for page in pages], key))
-            for relative, problems, summary, pages, key in data["entries"]]
+        return ShardFile(folder, Shard(*data["shard"]), str(data["fingerprint"]), str(data["record_set"]),
+                         int(data["entries"]), dict(data["sources"]), str(data["records_folder"]))
     except (AssertionError, KeyError, TypeError, ValueError) as error:
         raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
-    return about, entries, sources, records_folder
+
+
+def shard_entries(about: ShardFile) -> Iterator[ShardEntry]:
+    """The shard's entries as they are read, one line at a time; its pages are
+    Reuses from its folder. ShardError for a line that is not an entry, entries
+    out of order, or fewer or more of them than `shard.json` says."""
+    path, origin = about.folder / ENTRIES_FILE, str(about.folder.absolute())
+    count, last = 0, None
+    try:
+        for count, line in enumerate(read_lines(path), 1):
+            relative, problems, summary, pages, key = json.loads(line)
+            entry = ShardEntry(relative, Outcome([Problem(*p) for p in problems],
+                                                 Summary.from_json(summary) if summary else None,
+                                                 [Reuse(page, origin) for page in pages], key))
+            order = order_key(relative)
+            if last is not None and not last < order:
+                raise ValueError(f"line {count}: {relative} is out of order")
+            last = order
+            yield entry
+    except (OSError, TypeError, ValueError) as error:
+        raise ShardError(f"{path}: cannot read: {error}") from None
+    if count != about.entries:
+        raise ShardError(f"{path}: {count:,} entries, where {about.folder / SHARD_FILE} says {about.entries:,}")
 
 
 def check_complete(shards: list[ShardFile], fingerprint: str) -> None:
@@ -136,26 +165,33 @@ def check_complete(shards: list[ShardFile], fingerprint: str) -> None:
 
 
 class Assembled(NamedTuple):
-    """The shards' outcomes, in the order one build would have made them."""
-    entries: list[ShardEntry]
+    """The shards' outcomes, merged in the order one build would have made them as they are read."""
+    entries: Iterator[ShardEntry]
+    count: int
     sources: dict[str, str]
     records_folder: str      # "" when the shards were made from different records folders
 
 
 def read_shards(folders: list[Path], fingerprint: str) -> Assembled:
     """Every shard's outcomes, once all N slices of one split made with
-    `fingerprint` are there; ShardError otherwise."""
-    shards, entries, sources, records_folders = [], [], {}, set()
+    `fingerprint` are there; ShardError otherwise, also while the entries are read."""
+    shards = []
     for folder in folders:
         try:
-            about, shard_entries, shard_sources, records_folder = read_shard(
-                folder.absolute(), load_json(folder / SHARD_FILE))
+            data = load_json(folder / SHARD_FILE)
         except (OSError, ValueError) as error:
             raise ShardError(f"{folder / SHARD_FILE}: cannot read: {error}") from None
-        shards.append(about._replace(folder=folder))
-        entries += shard_entries
-        sources.update(shard_sources)
-        records_folders.add(records_folder)
+        shards.append(read_shard(folder, data))
     check_complete(shards, fingerprint)
-    entries.sort(key=lambda entry: order_key(entry.relative))
-    return Assembled(entries, sources, records_folders.pop() if len(records_folders) == 1 else "")
+    sources = {}
+    for about in shards:
+        sources.update(about.sources)
+    records_folders = {about.records_folder for about in shards}
+    streams = [shard_entries(about._replace(sources={})) for about in shards]  # the sources once, merged
+    return Assembled(merged(streams), sum(about.entries for about in shards), sources,
+                     records_folders.pop() if len(records_folders) == 1 else "")
+
+
+def merged(streams: Iterable[Iterator[ShardEntry]]) -> Iterator[ShardEntry]:
+    """Sorted streams of entries as one: each record file is in one shard only."""
+    return heapq.merge(*streams, key=lambda entry: order_key(entry.relative))

@@ -38,7 +38,7 @@ def test_three_shards_assembled_equal_one_build(records, tmp_path):
     shards = [tmp_path / f"shard-{k}" for k in (1, 2, 3)]
     for k, folder in enumerate(shards, 1):
         assert build(records, folder, BASE_URL, report=shard_lines.append, jobs=2, shard=Shard(k, 3)).written
-    result = assemble(list(reversed(shards)), tmp_path / "site", BASE_URL, report=assembled_lines.append)
+    result = assemble(list(reversed(shards)), tmp_path / "site", BASE_URL, report=assembled_lines.append, jobs=2)
     assert result.written and (result.records, len(result.problems)) == (one.records, len(one.problems))
     assert tree(tmp_path / "site") == tree(tmp_path / "one")
     assert assembled_lines == one_lines  # the same problems, in the same order (duplicates included)

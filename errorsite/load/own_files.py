@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Iterator
 
 
 def load_static(static_dir: Path) -> dict[str, bytes]:
@@ -15,6 +16,13 @@ def load_static(static_dir: Path) -> dict[str, bytes]:
 def load_json(path: Path) -> object:
     """A file the build itself wrote (a shard's outcomes), parsed; OSError or ValueError if unreadable."""
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def read_lines(path: Path) -> Iterator[bytes]:
+    """A file the build wrote one JSON value a line (a shard's entries), a line at a
+    time, so that a large one is never held whole; OSError if unreadable."""
+    with path.open("rb") as file:
+        yield from file
 
 
 def load_url_manifest(path: Path) -> object:
