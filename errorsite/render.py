@@ -285,11 +285,11 @@ def structured_data(site: urls.Site, r: Record, path: str) -> str:
     """The page as a schema.org TechArticle, for search engines: JSON-LD in a
     <script type="application/ld+json">, made inert by model.inert_json (no `<`,
     `>` or `&` in it, so record text cannot end the element)."""
+    headline = shorten(r.message, 110)
     data = {
         "@context": "https://schema.org", "@type": "TechArticle",
-        "headline": shorten(r.message, 110), "name": r.message,
-        "description": record_description(r), "url": site.absolute(path),
-        "mainEntityOfPage": site.absolute(path), "inLanguage": "en",
+        "headline": headline, **({"name": r.message} if headline != r.message else {}),  # the whole message
+        "description": record_description(r), "url": site.absolute(path), "inLanguage": "en",
         "about": {"@type": "SoftwareSourceCode", "codeRepository": f"https://github.com/{r.repo}",
                   "name": r.repo},
         "keywords": list(dict.fromkeys([r.error_type, *r.tags])),

@@ -87,9 +87,12 @@ def issue_search_url(r: Record) -> str:
     return f"https://github.com/{quote(r.repo)}/issues?{urlencode({'q': one_line(r.message)})}"
 
 
-def new_issue_url(r: Record, body: str) -> str:
-    title = one_line(r.message)[:TITLE_LIMIT]
-    return f"https://github.com/{quote(r.repo)}/issues/new?{urlencode({'title': title, 'body': body[:BODY_LIMIT]})}"
+def new_issue_url(r: Record, body: str | None = None) -> str:
+    """GitHub's new-issue form, titled with the message. The record page
+    leaves the body out: record-tools.js adds the Markdown field's text, which
+    the page already holds, so the page does not carry it twice."""
+    query = {"title": one_line(r.message)[:TITLE_LIMIT], **({"body": body[:BODY_LIMIT]} if body is not None else {})}
+    return f"https://github.com/{quote(r.repo)}/issues/new?{urlencode(query)}"
 
 
 def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: int | None = None) -> dict:
@@ -98,5 +101,5 @@ def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: in
     permalink = site.absolute(urls.permalink_path(r))
     text = snippet(r, permalink, line_url, page_line)
     return dict(permalink=permalink, snippet=text, issue_search_url=issue_search_url(r),
-                new_issue_url=new_issue_url(r, text), stale=staleness(r, line_url or r.github_url),
+                new_issue_url=new_issue_url(r), body_limit=BODY_LIMIT, stale=staleness(r, line_url or r.github_url),
                 code_path=urls.code_path(r.error_code), oembed_path=urls.oembed_path(r))

@@ -67,6 +67,17 @@
     });
   });
 
+  // "Open an issue" prefills the issue with the Markdown snippet, taken from
+  // its field rather than repeated in the link (without JavaScript the form
+  // opens with the title, and the snippet is in the field to paste).
+  Array.prototype.forEach.call(article.querySelectorAll("a[data-body-from]"), function (a) {
+    var from = document.getElementById(a.getAttribute("data-body-from"));
+    if (!from) return;
+    var url = new URL(a.href);
+    url.searchParams.set("body", Array.from(from.value).slice(0, +a.getAttribute("data-body-limit")).join(""));
+    a.href = url.toString();
+  });
+
   // A copy button beside every section heading and every solution.
   Array.prototype.forEach.call(article.querySelectorAll("h2.anchored[id]"), function (h) {
     var name = h.firstChild ? h.firstChild.textContent.trim() : h.id;

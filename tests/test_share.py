@@ -48,6 +48,7 @@ def test_issue_links():
     new = urlsplit(share.new_issue_url(GOOD, "body text"))
     assert new.path == "/pydantic/pydantic/issues/new"
     assert parse_qs(new.query) == {"title": ["Error 1"], "body": ["body text"]}
+    assert parse_qs(urlsplit(share.new_issue_url(GOOD)).query) == {"title": ["Error 1"]}  # the page's: body added by JS
 
 
 def test_staleness_when_the_content_changed_after_analysis():
