@@ -51,8 +51,11 @@ def table(r: dict) -> str:
         lines.append(row("stages (median)") + " · ".join(f"{k} {v:.1f} s" for k, v in ours["stages"].items()))
     else:
         lines.append(row("stages") + "(build.py prints no `stage <name>: <s> s` lines yet)")
-    hugo_site = f" (Hugo: {r['hugo_site_bytes'] / 1e6:,.1f} MB in {r['hugo_site_files']:,} files)" if r.get("hugo") else ""
-    lines.append(row("site") + f"{r['site_bytes'] / 1e6:,.1f} MB in {files:,} files{hugo_site}")
+    lines.append(row("site") + site_cells(r["site_bytes"], files, n))
+    if r.get("hugo_site_bytes"):
+        lines.append(row("Hugo's site") + site_cells(r["hugo_site_bytes"], r["hugo_site_files"], n))
+        lines.append(row("ours / Hugo") + f"{ratio(r['site_bytes'], r['hugo_site_bytes'])} bytes, "
+                                          f"{ratio(files, r['hugo_site_files'])} files")
     raw, packed = r["search_bytes"], r["search_gzip_bytes"]
     lines.append(row("search data") + f"{raw / 1e6:,.2f} MB raw, {packed / 1e6:,.2f} MB gzipped = "
                  f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")
@@ -60,6 +63,11 @@ def table(r: dict) -> str:
         for side, f in sides.items():
             lines.append(f"search, {kind}, {side}: " + search_cells(f))
     return "\n".join(lines)
+
+
+def site_cells(size: int, files: int, records: int) -> str:
+    """A site's size, whole and per record: what a host's limits are measured in."""
+    return f"{size / 1e6:,.1f} MB in {files:,} files = {size / records / 1e3:,.1f} KB and {files / records:.2f} files per record"
 
 
 def search_cells(f: dict) -> str:
