@@ -5,9 +5,11 @@ typed words with a typo, three words, one word; several of each, drawn from
 the corpus's own records), each in a new browser context (cold: nothing
 cached): the search page is opened, the box focused and the query typed, as a
 user does. Per query: the search files fetched after the page itself
-(requests, raw and gzipped bytes), the rounds of requests the query waited for
-(from the same query under Node, bench/search-fetches.js, which orders the
-fetches by what each waited for), time from typing to the first result, time
+(requests, raw and gzipped bytes) until the first screen of results shows,
+the rounds of requests the query waited for and the requests the cards of
+the results past the first screen then need (from the same query under
+Node, bench/search-fetches.js, which orders the fetches by what each waited
+for), time from typing to the first result, time
 from the last search file's arrival to the first result, then a warm query
 (the same words again, everything fetched) and the JS heap the search holds;
 then the same cold queries with the network emulated as a phone on 4G (150 ms
@@ -87,8 +89,6 @@ def cold_query(browser, base: str, site: Path, query: str, network: dict | None 
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", network)
     heap_before = heap(cdp)
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
     page.evaluate(WATCH)
     page.focus("#search-input")
     started = page.evaluate("performance.now()")
@@ -97,8 +97,11 @@ def cold_query(browser, base: str, site: Path, query: str, network: dict | None 
     shown = page.evaluate("window.__shown")
     arrived = page.evaluate("""() => Math.max(0, ...performance.getEntriesByType('resource')
         .filter(e => e.name.includes('/-/search/')).map(e => e.responseEnd))""")
+    # What the first screen waited for: the cards of results past it may be fetched after.
+    requests = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter(e => e.startTime <= window.__shown).map(e => e.name)""")
     used = heap(cdp) - heap_before
-    files = search_files(site, requests[:])   # before the warm query fetches its own
+    files = search_files(site, requests)
     warm = page.evaluate("""async (q) => {
         const get = url => fetch(url).then(r => r.json());
         const search = new ErrorSearchData.SplitSearch(document.documentElement.dataset.root + '-/search/', get);
@@ -168,7 +171,7 @@ def search_latency(site: Path, records: Path, whole: bool = False) -> dict:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             for kind, texts in queries.items():
-                rounds = [{"rounds": o["rounds"]} for o in node_fetches(site, texts)]
+                rounds = [{"rounds": o["rounds"], "later_requests": len(o["later"])} for o in node_fetches(site, texts)]
                 runs = [{**cold_query(browser, base, site, q), **r} for q, r in zip(texts, rounds)]
                 phone = [{**cold_query(browser, base, site, q, PHONE), **r} for q, r in zip(texts, rounds)]
                 result[kind] = {"split": summarize_runs(runs), "split, 4G": summarize_runs(phone)}

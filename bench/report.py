@@ -75,6 +75,7 @@ def search_cells(f: dict) -> str:
     cell = lambda key, fmt: f"{fmt(f[key]['median'])} ({fmt(f[key]['max'])})"
     kb = lambda v: f"{v / 1e3:,.1f} KB"
     rounds = f"{cell('rounds', str)} rounds, " if "rounds" in f else ""
-    return (f"{cell('requests', str)} requests, {rounds}{cell('gzip', kb)} gzipped, {cell('raw', kb)} raw; first result "
+    later = f" (+{cell('later_requests', str)} after the first screen)" if "later_requests" in f else ""
+    return (f"{cell('requests', str)} requests{later}, {rounds}{cell('gzip', kb)} gzipped, {cell('raw', kb)} raw; first result "
             f"{cell('first_result_ms', str)} ms, {cell('after_data_ms', str)} ms after the data; warm "
             f"{cell('warm_ms', str)} ms; heap {cell('heap_mb', str)} MB")

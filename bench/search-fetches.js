@@ -1,6 +1,8 @@
 // What a cold query fetches from a built site's search files, under Node:
 //   node bench/search-fetches.js SEARCH_DIR QUERIES.json [LIMIT]
-// prints, per query, {query, results, files: [[path, round, raw, gzip]], requests, rounds, ms}.
+// prints, per query, {query, results, files: [[path, round, raw, gzip]], requests, rounds, ms, later}:
+// what the search waits for (the first screen's cards included), and `later`,
+// the files the cards of the results past the first screen then need (search.cards).
 // A file's round is one more than the latest round among the files that had
 // arrived when it was asked for: the chain of waits a browser goes through
 // (meta.json, asked for on focus, is round 1). Each query runs on a new
@@ -30,8 +32,11 @@ async function measure(dir, query, limit) {
   const started = process.hrtime.bigint();
   const results = await search.search(query, limit || 20);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const before = files.length;
+  await search.cards(results);
+  const later = files.splice(before);
   return { query, results: results.map((r) => r.ref), files, requests: files.length,
-           rounds: Math.max(0, ...files.map((f) => f[1])), ms };
+           rounds: Math.max(0, ...files.map((f) => f[1])), ms, later: later.map((f) => [f[0], f[2], f[3]]) };
 }
 
 async function main() {

@@ -27,6 +27,8 @@
   var FUZZY_BOOST = 0.3;
   var PREFIX_BOOST = 0.2;
   var LONG_PASTE_TYPOS = 4;     // a long paste: typos forgiven in this many message words
+  var FIRST_SCREEN = 8;         // results whose cards a search waits for (the panel shows as many)
+  var TERM_FILES = 10;          // term files a query reads (meta.json's buckets): each is a request
   var CLASS_NAME = /\b[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b/g;  // CamelCase: DTypeMismatchBinaryOp
 
   /* The whole index and every record's entry, in memory: the reference the
@@ -64,12 +66,28 @@
     return this.frequency[term];
   };
 
+  WholeIndex.prototype.isCommon = function (term) { return this.df(term) > this.rules.commonAbove; };
+
+  /* The term file of the split index that holds `term` (by meta.json's
+   * buckets, when the rules are meta.json), so that both read a query's words
+   * alike; null without them: nothing to fetch, nothing to count. */
+  WholeIndex.prototype.fileOf = function (term) {
+    return this.rules.buckets ? bucketOf(this.rules.buckets, term) : null;
+  };
+
   WholeIndex.prototype.index = function () { return this.lunr; };
   WholeIndex.prototype.wants = function () {};
+  WholeIndex.prototype.mayNeedNeighbours = function () {};
 
-  /* The index's terms that start with `prefix`, or within one edit of `term` (lunr's fuzzy match). */
-  WholeIndex.prototype.prefixed = function (prefix) {
-    return this.lunr.tokenSet.intersect(lunr.TokenSet.fromString(prefix + "*")).toArray();
+  /* The index's terms that start with `prefix`, or within one edit of `term`
+   * (lunr's fuzzy match). The terms of a prefix are those of the buckets of
+   * its run that `files` (fileBudget) allows, as the split index reads them. */
+  WholeIndex.prototype.prefixed = function (prefix, files) {
+    var terms = this.lunr.tokenSet.intersect(lunr.TokenSet.fromString(prefix + "*")).toArray();
+    var bounds = this.rules.buckets;
+    if (!bounds || !files) return terms;
+    var allowed = toSet(files.run(prefixRun(bounds, prefix)));
+    return terms.filter(function (term) { return allowed[bucketOf(bounds, term)]; });
   };
 
   WholeIndex.prototype.neighbours = function (term) {
@@ -77,6 +95,7 @@
   };
 
   WholeIndex.prototype.doc = function (ref) { return this.docs[ref]; };
+  WholeIndex.prototype.card = WholeIndex.prototype.doc;
 
   /* The paste's names (name → strength) → {any, of(ref)}: how strongly the
    * paste names each record's repository, through `names` (name → repositories). */
@@ -156,18 +175,30 @@
    * then has a list of what to fetch, and the search runs again). */
   function find(data, names, text, limit) {
     limit = limit || 20;
-    var q = analyse(text);
+    var q = analyse(text), files = fileBudget(data);
+    // The message lines' words first; then the rest of the text's, last first:
+    // a paste ends with its error more often than it starts with it.
+    var kept = toSet(q.message.concat(q.core.slice(q.message.length).reverse()).filter(files.word));
+    q.core = q.core.filter(function (t) { return kept[t]; });
+    q.context = q.context.filter(files.word);
+    q.message = q.message.filter(function (t) { return kept[t]; });
+    q.classes = q.classes.filter(function (t) { return kept[t]; });
     if (!q.core.length && !q.context.length) return [];
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };
     q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
-    q.named = data.named(paste.pasteNames(text, data.rules.names), names);
+    var pasted = paste.pasteNames(text, data.rules.names), found = Object.create(null);
+    Object.keys(pasted).forEach(function (name) { if (files.name(name)) found[name] = pasted[name]; });
+    q.named = data.named(found, names);
     // A query of common words alone needs their postings: asked for with the words.
     var words = q.core.concat(q.context).map(stem);
     if (words.every(function (t) { return data.df(t) > data.rules.commonAbove; })) words.forEach(data.wants, data);
     var lastToken = q.core[q.core.length - 1];
     var prefix = q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken);
-    var prefixed = prefix ? data.prefixed(lastToken) : [];
+    var prefixed = prefix ? data.prefixed(lastToken, files) : [];
+    // Vocabulary files, in case a word is a typo, in the room the term files
+    // leave less one: a typo's neighbours are in one or two term files.
+    if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token, q)) data.mayNeedNeighbours(stem(token), files.left() - 1); });
     if (data.pending()) return null;
     var filtered = { core: q.core.filter(rare), context: q.context.filter(rare) };
     if (filtered.core.length || filtered.context.length) { q.core = filtered.core; q.context = filtered.context; }
@@ -176,7 +207,7 @@
     var fuzzy = Object.create(null), budget = LONG_PASTE_TYPOS;
     var messageSet = toSet(q.message);
     q.core.forEach(function (token) {
-      if (token.length < (q.typed ? 4 : 5) || DIGITS.test(token) || known(token)) return;
+      if (!mayBeTypo(token, q) || known(token)) return;
       if (q.typed || (messageSet[token] && budget-- > 0)) fuzzy[token] = true;
     });
     q.fuzzy = fuzzy;
@@ -184,8 +215,10 @@
     // asked for it (each term costs lunr a walk of its vocabulary).
     var core = q.core.filter(known).map(stem), context = q.context.filter(known).map(stem);
     var near = Object.keys(fuzzy).map(function (token) {
-      return expansions(data, data.neighbours(stem(token)));
+      var found = data.neighbours(stem(token));
+      return found && expansions(data, found.slice().sort().filter(files.term));
     });
+    if (near.some(function (n) { return !n; })) return null;  // a vocabulary file is on its way
     prefixed = expansions(data, prefixed);
     if (data.pending()) return null;
     if (!prefixed.length && !core.length && !context.length && !near.some(function (n) { return n.length; })) {
@@ -205,8 +238,68 @@
       prefixed.forEach(function (t) { term(t, PREFIX_BOOST); });
     });
     var ranked = ranking.rank(data, text, q, results.slice(0, CANDIDATES)).slice(0, limit);
-    ranked.forEach(function (r) { r.doc = data.doc(r.ref); });
+    // The first screen's cards are waited for; the others are taken when
+    // they came with the postings, and fetched after (SplitSearch.cards).
+    ranked.forEach(function (r, i) { r.doc = i < FIRST_SCREEN ? data.doc(r.ref) : data.card(r.ref); });
     return data.pending() ? null : ranked;
+  }
+
+  /* A query reads at most TERM_FILES term files: its words, in the query's
+   * order (the message lines' words, the rest of the text's, the context's),
+   * then the paste's names, each keeps its file or is left out once the
+   * files are spent. A word in a file already kept, or common (meta.json
+   * lists those), costs nothing. A paste of frames names more words than a
+   * query needs, and each costs a request. */
+  function fileBudget(data) {
+    var files = Object.create(null), spent = 0;
+    function keep(file) {
+      if (file === null || file < 0 || files[file]) return true;
+      if (spent >= TERM_FILES) return false;
+      files[file] = true;
+      spent++;
+      return true;
+    }
+    function term(t) { return data.isCommon(t) || keep(data.fileOf(t)); }
+    return {
+      word: function (token) { return term(stem(token)); },
+      term: term,
+      // The buckets of a prefix's run it may read, in order.
+      run: function (buckets) { return buckets.filter(keep); },
+      // A name sorted before every bucket is sought in the first.
+      name: function (name) {
+        var file = data.fileOf(name);
+        return keep(file === null ? null : Math.max(0, file));
+      },
+      left: function () { return TERM_FILES - spent; },
+    };
+  }
+
+  /* The buckets the terms that start with `prefix` can be in: from the one
+   * its sorted place falls in, while the next starts with it or before. */
+  function prefixRun(bounds, prefix) {
+    var run = [];
+    for (var n = Math.max(0, bucketOf(bounds, prefix)); n < bounds.length; n++) {
+      if (run.length && bounds[n].slice(0, prefix.length) > prefix) break;
+      run.push(n);
+    }
+    return run;
+  }
+
+  /* The bucket whose run holds `term` (meta.json's buckets: where each
+   * starts); -1 before the first. */
+  function bucketOf(bounds, term) {
+    var low = 0, high = bounds.length - 1;
+    if (high < 0 || term < bounds[0]) return -1;
+    while (low < high) {
+      var mid = (low + high + 1) >> 1;
+      if (bounds[mid] <= term) low = mid; else high = mid - 1;
+    }
+    return low;
+  }
+
+  /* Whether a word of the query would be read as a typo were the index without it. */
+  function mayBeTypo(token, q) {
+    return token.length >= (q.typed ? 4 : 5) && !DIGITS.test(token);
   }
 
   /* repo → how strongly the paste's context names it (0 none, 1 weak, 2 strong). */
@@ -225,6 +318,9 @@
   }
 
   ErrorSearch.find = find;
+  ErrorSearch.FIRST_SCREEN = FIRST_SCREEN;
+  ErrorSearch.bucketOf = bucketOf;
+  ErrorSearch.prefixRun = prefixRun;
   ErrorSearch.WholeIndex = WholeIndex;
   ErrorSearch.tokenize = tokenize;
   ErrorSearch.stripNoise = paste.stripNoise;

@@ -20,9 +20,14 @@
 
   var MAX_ROUNDS = 8;
 
+  var MESSAGE_STEP = 4;  // a message posting: ref, weight, the record's distinct message words, which variants
+
   /* A term bucket's entry: [term, _index, records, variants, message postings,
-   * postings of each other field, pattern texts] (a common term stops after
-   * `records`; its postings are in c/<_index>.json, and meta.json lists it). */
+   * postings of each other field] (a common term stops after `records`; its
+   * postings are in c/<_index>.json, and meta.json lists it). A bucket file
+   * is [entries, names, cards]: the result card of every record in its
+   * entries' message postings, [ref, …card], so that the results a query's
+   * words find show without another request. */
   function SplitIndex(meta, files) {  // kept for the page's life: what it read stays read
     this.meta = meta;
     this.rules = meta;             // the build's rules: commonAbove, names
@@ -33,7 +38,8 @@
     this.entries = Object.create(null);   // term → its bucket entry
     this.postings = Object.create(null);  // term → [variants, message, other fields…, texts]
     this.names = Object.create(null);     // name → runs of records [first, end…], from the buckets read
-    this.texts = [];               // record → its pattern's text, from the message postings read
+    this.texts = [];               // record → its pattern's text, from the cards and message postings read
+    this.cards = [];               // record → its result card, from the buckets read
     this.matchers = [];
     this.vocabulary = [];          // vocabulary file → its lunr.TokenSet
     this.cache = { key: null, index: null };
@@ -48,23 +54,21 @@
   };
 
   /* The bucket that holds `term`: the last whose first term is not after it. */
-  SplitIndex.prototype.bucketOf = function (term) {
-    var bounds = this.meta.buckets, low = 0, high = bounds.length - 1;
-    if (high < 0 || term < bounds[0]) return -1;
-    while (low < high) {
-      var mid = (low + high + 1) >> 1;
-      if (bounds[mid] <= term) low = mid; else high = mid - 1;
-    }
-    return low;
-  };
+  SplitIndex.prototype.bucketOf = function (term) { return ErrorSearch.bucketOf(this.meta.buckets, term); };
+  SplitIndex.prototype.fileOf = SplitIndex.prototype.bucketOf;
 
   SplitIndex.prototype.bucket = function (n) {
     var file = this.file("t/" + n + ".json");
     if (!file) return file;
     if (!file.read) {
-      var bucket = file[0], names = file[1];
+      var bucket = file[0], names = file[1], cards = file[2];
       for (var i = 0; i < bucket.length; i++) this.entries[bucket[i][0]] = bucket[i];
       for (var name in names) this.names[name] = names[name];
+      for (var c = 0; c < cards.length; c++) {
+        var card = cards[c].slice(1);
+        this.cards[cards[c][0]] = card;
+        this.texts[cards[c][0]] = card[5] || card[0];
+      }
       file.read = true;
     }
     return file[0];
@@ -82,6 +86,11 @@
     return this.bucket(n) ? null : undefined;
   };
 
+  /* Whether a term is common, known from meta.json without fetching. */
+  SplitIndex.prototype.isCommon = function (term) {
+    return Object.prototype.hasOwnProperty.call(this.meta.common, term);
+  };
+
   SplitIndex.prototype.df = function (term) {
     var entry = this.entry(term);
     return entry ? entry[2] : undefined;
@@ -91,46 +100,73 @@
     if (term in this.postings) return this.postings[term];
     var entry = this.entry(term);
     if (!entry) return undefined;
-    var posting = entry.length > 3 ? entry.slice(3) : this.file("c/" + entry[1] + ".json");
-    if (posting) {
-      this.postings[term] = posting;
-      var flat = posting[1], texts = posting[posting.length - 1];
-      for (var i = 0; i < flat.length; i += 5) this.texts[flat[i]] = texts[flat[i + 4]];
-    }
+    var posting = entry.length > 3 ? entry.slice(3) : this.commonPostings(entry[1]);
+    if (posting) this.postings[term] = posting;
     return posting;
+  };
+
+  /* A common term's postings, from c/<_index>.json: there each message
+   * posting also has its pattern text's place in the list that ends the file
+   * (cards would make these files, the largest, far larger). */
+  SplitIndex.prototype.commonPostings = function (index) {
+    var file = this.file("c/" + index + ".json");
+    if (!file) return file;
+    var flat = file[1], texts = file[file.length - 1], message = [];
+    for (var i = 0; i < flat.length; i += MESSAGE_STEP + 1) {
+      message.push(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]);
+      if (this.texts[flat[i]] === undefined) this.texts[flat[i]] = texts[flat[i + 4]];
+    }
+    return [file[0], message].concat(file.slice(2, file.length - 1));
   };
 
   /* Asks for a term's postings now, ahead of the query that will read them. */
   SplitIndex.prototype.wants = function (term) { this.posting(term); };
 
-  SplitIndex.prototype.prefixed = function (prefix) {
-    // The terms starting with `prefix` are a run of the sorted vocabulary: its buckets.
-    var first = Math.max(0, this.bucketOf(prefix)), bounds = this.meta.buckets, found = [];
-    for (var n = first; n < bounds.length && (n === first || bounds[n].slice(0, prefix.length) <= prefix); n++) {
-      var bucket = this.bucket(n);
-      if (!bucket) continue;
+  /* The terms starting with `prefix`, a run of the sorted vocabulary, in the
+   * buckets of the run that `files` (the query's budget) allows. */
+  SplitIndex.prototype.prefixed = function (prefix, files) {
+    var run = ErrorSearch.prefixRun(this.meta.buckets, prefix), found = [], self = this;
+    (files ? files.run(run) : run).forEach(function (n) {
+      var bucket = self.bucket(n);
+      if (!bucket) return;
       for (var i = 0; i < bucket.length; i++) {
         if (bucket[i][0].slice(0, prefix.length) === prefix) found.push(bucket[i][0]);
       }
-    }
+    });
     return found;
   };
 
+  function vocabularyKeys(term) {
+    return term.length <= 4 ? ["="] : ["<" + term.slice(0, 2), ">" + term.slice(-2)];
+  }
+
+  /* The terms within one edit of `term`, from its vocabulary files; null while one is missing. */
   SplitIndex.prototype.neighbours = function (term) {
-    var keys = term.length <= 4 ? ["="] : ["<" + term.slice(0, 2), ">" + term.slice(-2)];
-    var fuzzy = lunr.TokenSet.fromFuzzyString(term, 1), near = [], self = this;
-    keys.forEach(function (key) {
+    var fuzzy = lunr.TokenSet.fromFuzzyString(term, 1), near = [], self = this, waiting = false;
+    vocabularyKeys(term).forEach(function (key) {
       var n = fnv1a(key) % self.meta.vocabularyFiles, words = self.vocabulary[n];
       if (!words) {
         var file = self.file("v/" + n + ".json");
-        if (!file) return;
+        if (!file) { waiting = true; return; }
         words = self.vocabulary[n] = lunr.TokenSet.fromArray(file);  // sorted by the build
       }
       near = near.concat(words.intersect(fuzzy).toArray());
     });
-    near = tokens.unique(near);
-    near.forEach(function (t) { self.entry(t); });  // their postings come next
-    return near;
+    return waiting ? null : tokens.unique(near);
+  };
+
+  /* Asks, with the word's own bucket, for the vocabulary files its
+   * neighbours would be in, should the word turn out to be a typo: a typo
+   * then costs no round of its own. Words the index has need none of it. */
+  SplitIndex.prototype.mayNeedNeighbours = function (term, room) {
+    if (term in this.entries || this.isCommon(term)) return;
+    var self = this, asked = Object.keys(this.missing).filter(function (path) { return path[0] === "v"; }).length;
+    vocabularyKeys(term).forEach(function (key) {
+      var n = fnv1a(key) % self.meta.vocabularyFiles, path = "v/" + n + ".json";
+      if (self.vocabulary[n] || path in self.files || path in self.missing || asked >= room) return;
+      self.file(path);
+      asked++;
+    });
   };
 
   /* A lunr index of just `terms`, in lunr's own serialized form. */
@@ -143,7 +179,7 @@
     terms.slice().sort().forEach(function (term) {
       var entry = self.entries[term], posting = self.postings[term], lunrPosting = { _index: entry[1] };
       fields.forEach(function (field, f) {
-        var flat = posting[f + 1], step = f === 0 ? 5 : 2, refs = {};
+        var flat = posting[f + 1], step = f === 0 ? MESSAGE_STEP : 2, refs = {};
         for (var i = 0; i < flat.length; i += step) {
           refs[flat[i]] = {};
           var fieldRef = field + "/" + flat[i];
@@ -164,7 +200,12 @@
     return index;
   };
 
+  /* A record's result card if it came with the postings read, else undefined. */
+  SplitIndex.prototype.card = function (ref) { return this.cards[ref]; };
+
+  /* A record's result card: beside the postings that found it, else from d/. */
   SplitIndex.prototype.doc = function (ref) {
+    if (this.cards[ref]) return this.cards[ref];
     var file = this.file("d/" + Math.floor(ref / this.meta.docsPerFile) + ".json");
     return file ? file[ref % this.meta.docsPerFile] : undefined;
   };
@@ -215,7 +256,7 @@
       if (!posting) continue;
       var variant = posting[0].indexOf(token), flat = posting[1];
       if (variant < 0) continue;
-      for (var i = 0; i < flat.length; i += 5) {
+      for (var i = 0; i < flat.length; i += MESSAGE_STEP) {
         var has = flat[i + 3], ref = flat[i];
         if (has === variant || (Array.isArray(has) && has.indexOf(variant) >= 0)) {
           covered[ref] = (covered[ref] || 0) + 1;
@@ -284,6 +325,20 @@
       }
       return attempt();
     });
+  };
+
+  /* The cards of results past the first screen that search() left without
+   * one (they were found by no word of their message): a Promise, resolved
+   * once every result has its `doc`. */
+  SplitSearch.prototype.cards = function (results) {
+    var self = this, data = this.data;
+    function attempt() {
+      data.missing = Object.create(null);
+      results.forEach(function (r) { if (!r.doc) r.doc = data.doc(r.ref); });
+      if (!data.pending()) return Promise.resolve(results);
+      return Promise.all(Object.keys(data.missing).map(function (path) { return self.fetchFile(path); })).then(attempt);
+    }
+    return attempt();
   };
 
   return { SplitIndex: SplitIndex, SplitSearch: SplitSearch, fnv1a: fnv1a };

@@ -87,7 +87,8 @@
         open();
         return;
       }
-      var strong = window.searchCutoff(results).strong.slice(0, SHOWN);
+      // The search waits for the first screen's cards; a strong result past it may have none yet.
+      var strong = window.searchCutoff(results).strong.filter(function (r) { return r.doc; }).slice(0, SHOWN);
       all.hidden = false;
       all.textContent = results.length > strong.length ? "All results on the search page" : "Open on the search page";
       if (!strong.length) {

@@ -130,6 +130,7 @@
 
     function renderItems(into, results, analysed, first) {
       results.forEach(function (result, i) {
+        if (!result.doc) return;  // its card is on its way (search.cards): shown when it comes
         var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
         var stems = stemSet(words);
         var item = document.createElement("li");
@@ -164,7 +165,16 @@
       return engineReady().then(function (search) {
         if (input.value !== query) return;  // a newer keystroke is on its way
         return search.search(query, 20).then(function (results) {
-          if (input.value === query) render(query, results);
+          if (input.value !== query) return;
+          render(query, results);
+          if (results.every(function (r) { return r.doc; })) return;
+          // Past the first screen, a result found by no word of its message has its card fetched now.
+          search.cards(results).then(function () {
+            if (input.value !== query || renderedQuery !== query) return;
+            var was = active;
+            render(query, results);
+            if (was > 0 && was < list.children.length) move(was);
+          }, function () {});
         });
       }).catch(function (error) {
         if (input.value !== query) return;

@@ -115,9 +115,15 @@ def test_files_keep_their_promises(corpus):
     cards = [card for n in range(-(-len(corpus) // meta["docsPerFile"]))
              for card in by_path[f"{urls.SEARCH_PATH}d/{n}.json"]]
     assert cards == [result_doc(record) for record in corpus]
-    fields = len(meta["fields"])
-    for entry in (entry for bucket in buckets for entry in bucket if len(entry) > 3):
-        message, texts = entry[4], entry[4 + fields]
+    for file in files:
+        # Beside the postings, the card of every record in the entries' message, code and class postings, and no other.
+        steps = {"message": 4, "code": 2, "cls": 2}
+        found = {entry[3 + f + 1][i] for entry in file[0] if len(entry) > 3 for f, field in enumerate(meta["fields"])
+                 if field in steps for i in range(0, len(entry[3 + f + 1]), steps[field])}
+        assert [card[0] for card in file[2]] == sorted(found)
+        assert all(card[1:] == result_doc(corpus[card[0]]) for card in file[2])
+    for term, index, records in common:
+        message, texts = by_path[f"{urls.SEARCH_PATH}c/{index}.json"][1], by_path[f"{urls.SEARCH_PATH}c/{index}.json"][-1]
         for i in range(0, len(message), 5):
             assert texts[message[i + 4]] == (corpus[message[i]].shown_pattern or corpus[message[i]].message)
     names = {}

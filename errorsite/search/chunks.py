@@ -13,25 +13,33 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   and the rules the browser applies as the build does (`search_rules`): the
   common-word threshold and the word lists names are read with. Its size
   grows only with the number of buckets;
-- `t/N.json`: `[entries, names]`. The entries are a run of the vocabulary in
-  sorted order, a few KB, each term with lunr's `_index`, the number of
+- `t/N.json`: `[entries, names, cards]`. The entries are a run of the
+  vocabulary in sorted order, each term with lunr's `_index`, the number of
   records that have it, the message words that stem to it, and per field its
   postings with lunr's weights (in the message field also each record's count
-  of distinct message words, which of the term's words it has, and its
-  pattern's text: what the ranking's message coverage and pattern matcher
-  need, so that neither waits for a result card). The names are those of
-  the names of repositories (names.py) that sort within the bucket's run,
-  each with the runs of records `[first, end)` of the repositories it names:
-  a paste's names are looked up in the buckets its words are in;
+  of distinct message words and which of the term's words it has: what the
+  ranking's message coverage needs). The names are those of the names of
+  repositories (names.py) that sort within the bucket's run, each with the
+  runs of records `[first, end)` of the repositories it names: a paste's
+  names are looked up in the buckets its words are in. The cards are
+  `[ref, …result card]` of every record in the entries' postings of the
+  message, code and class fields (CARD_FIELDS): the pattern the ranking
+  matches and the card a result shows come with the postings that found the
+  record, so a query waits for no card file. A bucket's size, cards
+  included, is about BUCKET_BYTES;
 - `c/I.json`: the postings of a common term (in more than 5% and more than 100
-  records). The ranking leaves such words out of a query that has any other,
-  so these files, the largest, are read only for a query of common words alone;
+  records), its message postings with their pattern text's place in the list
+  that ends the file (cards would make these files, the largest, far larger).
+  The ranking leaves such words out of a query that has any other, so these
+  files are read only for a query of common words alone;
 - `v/N.json`: the vocabulary without postings, for typos: every term of at
   least 4 letters under its first two letters and under its last two, every
   term of at most 5 under one key. A word within one edit of a typo of 5 or
   more letters shares its first two or its last two letters with it; a
   shorter typo's neighbours are all short. The key picks the file by hash;
-- `d/N.json`: result cards, 16 records a file.
+- `d/N.json`: result cards, 16 records a file: for the results found by no
+  word of their message, code or class (by their repository or file), and
+  for a query of common words alone.
 
 Every file a query can fetch has a budget (`BUDGETS`); the build names the
 files over it. Common terms' files are exempt: a query reads them only when
@@ -53,9 +61,9 @@ from .index import FIELDS, result_doc, search_fields
 from .names import name_rules, repo_names
 from .terms import Term, TermIndex
 
-FORMAT = 1
+FORMAT = 2
 BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term gets one of its own
-VOCABULARY_BYTES = 16_000
+VOCABULARY_BYTES = 4_000
 DOCS_PER_FILE = 16
 FILE_BUDGET = 256_000     # any search file larger than this is named in a warning…
 META_BUDGET = 80_000      # …and meta.json over this (about 30 KB gzipped), fetched on focus
@@ -115,11 +123,11 @@ def term_index(records: list[Summary]) -> TermIndex:
     return index
 
 
-def postings(index: TermIndex, term: Term, texts: list[str]) -> list:
-    """[variants, message postings, postings of each other field, texts]: flat
-    lists, [ref, weight, words, variant…, text] in the message field (`text`
-    indexes `texts`, the distinct pattern texts of the term's records), [ref,
-    weight] elsewhere."""
+def postings(index: TermIndex, term: Term, texts: list[str] | None) -> list:
+    """[variants, message postings, postings of each other field], then with
+    `texts` the distinct pattern texts of the term's records: flat lists,
+    [ref, weight, words, variant…] in the message field, with `texts` also
+    the text's place among them after each variant; [ref, weight] elsewhere."""
     variants = index.variants_of(term)
     fields = []
     distinct: dict[str, int] = {}
@@ -129,10 +137,22 @@ def postings(index: TermIndex, term: Term, texts: list[str]) -> list:
             flat += [ref, weight]
             if f == 0:
                 found = variants[ref]
-                flat += [index.message_words[ref], found[0] if len(found) == 1 else found,
-                         distinct.setdefault(texts[ref], len(distinct))]
+                flat += [index.message_words[ref], found[0] if len(found) == 1 else found]
+                if texts is not None:
+                    flat.append(distinct.setdefault(texts[ref], len(distinct)))
         fields.append(flat)
-    return [term.variants, *fields, list(distinct)]
+    return [term.variants, *fields] + ([list(distinct)] if texts is not None else [])
+
+
+CARD_FIELDS = ("message", "code", "cls")  # a record found by these fields' words has its card beside them
+
+
+def card_refs(index: TermIndex, term: Term) -> list[int]:
+    """The records whose cards travel with the term's postings: those it is in
+    the message, the code or the class of, the fields that rank a record
+    among the first results."""
+    weights = index.weights(term)
+    return sorted({ref for f, (name, _) in enumerate(FIELDS) if name in CARD_FIELDS for ref, _ in weights[f]})
 
 
 def pattern_text(record: Summary) -> str:
@@ -156,33 +176,43 @@ def search_files(records: list[Summary]) -> SearchFiles:
     size = 0  # bytes of the open bucket's file so far, its closing bracket aside
     vocabulary: list[str] = []
     common: dict[str, list[int]] = {}
+    docs = [result_doc(record) for record in records]
+    card_texts = [f"{ref},{compact(doc)[1:]}" for ref, doc in enumerate(docs)]  # [ref, …card] less its "["
+    card_bytes = [len(text.encode()) + 2 for text in card_texts]
+    cards: list[set[int]] = []  # each bucket's records whose cards it carries
     for term in sorted(index.terms, key=js_order):
         entry = index.terms[term]
         documents = entry.distinct_documents()
         head = [term, entry.index, documents]
+        refs: list[int] = []
         if documents > threshold:
             pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json", inert_json(postings(index, entry, texts))))
             common[term] = [entry.index, documents]
             text = compact(head)
         else:
-            text = compact(head + postings(index, entry, texts))
+            text = compact(head + postings(index, entry, None))
+            refs = card_refs(index, entry)
             vocabulary.append(term)
-        cost = len(text.encode()) + 1  # the term's bytes, and the bracket or comma before them
+        # the term's bytes, the bracket or comma before them, and the cards it adds
+        cost = len(text.encode()) + 1 + sum(card_bytes[ref] for ref in refs if not cards or ref not in cards[-1])
         if not buckets or (buckets[-1] and size + cost + 1 > BUCKET_BYTES):
             buckets.append([])
+            cards.append(set())
             bounds.append(shortest_between(last, term) if firsts else term)
             firsts.append(term)
             size = 0
+            cost = len(text.encode()) + 1 + sum(card_bytes[ref] for ref in refs)
         buckets[-1].append(text)
+        cards[-1].update(refs)
         size += cost
         last = term
     names = bucket_names(repo_names(records), repo_refs(records), bounds)
     for n, bucket in enumerate(buckets):
-        content = "[[" + ",".join(bucket) + "]," + compact(names.get(n, {})) + "]"
+        shown = ",".join("[" + card_texts[ref] for ref in sorted(cards[n]))
+        content = "[[" + ",".join(bucket) + "]," + compact(names.get(n, {})) + ",[" + shown + "]]"
         pages.append(Page(f"{urls.SEARCH_PATH}t/{n}.json", content.encode()))
     vocabulary_files = vocabulary_pages(vocabulary)
     pages += vocabulary_files
-    docs = [result_doc(record) for record in records]
     for n in range(0, len(docs), DOCS_PER_FILE):
         pages.append(Page(f"{urls.SEARCH_PATH}d/{n // DOCS_PER_FILE}.json", inert_json(docs[n:n + DOCS_PER_FILE])))
     digest = hashlib.sha256()
