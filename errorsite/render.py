@@ -289,7 +289,7 @@ def structured_data(site: urls.Site, r: Record, path: str) -> str:
     data = {
         "@context": "https://schema.org", "@type": "TechArticle",
         "headline": headline, **({"name": r.message} if headline != r.message else {}),  # the whole message
-        "description": record_description(r), "url": site.absolute(path), "inLanguage": "en",
+        "url": site.absolute(path),  # the description and language are the page's own (meta, lang)
         "about": {"@type": "SoftwareSourceCode", "codeRepository": f"https://github.com/{r.repo}",
                   "name": r.repo},
         "keywords": list(dict.fromkeys([r.error_type, *r.tags])),
