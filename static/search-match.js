@@ -78,9 +78,10 @@
     return at < 0 ? Infinity : at;
   }
 
-  /* Whether the links occur in `text` in order, each within its gap of the
-   * end of the one before; the first not right after a word character when it
-   * starts with one, the last not right before one when it ends with one.
+  /* Where the links occur in `text` in order, each within its gap of the
+   * end of the one before (the first not right after a word character when it
+   * starts with one, the last not right before one when it ends with one):
+   * the end of the first such chain to end, or -1.
    *
    * Linear in the text for each link, whatever the pattern: where the next
    * link may start is a list of intervals, [from, to, from, to…], at most one
@@ -104,7 +105,7 @@
             at = next(text, piece, at + 1);
             continue;
           }
-          if (last) return true;
+          if (last) return at + m;
           var run = at;
           while (!checkStart) {
             var far = text.lastIndexOf(piece, Math.min(to, run + gap));
@@ -117,15 +118,15 @@
           at = next(text, piece, run + 1);
         }
       }
-      if (!starts.length) return false;
+      if (!starts.length) return -1;
       allowed = starts;
     }
-    return links.length > 0;
+    return -1;
   }
 
   /* {literal, links, test(haystack)} for a list of pieces, or null when too
    * short. `haystack` is squash()ed: one space wherever the paste has any. */
-  function exact(pieces) {
+  function exact(pieces, open) {
     var links = linksOf(pieces), literal = 0, longest = "";
     for (var i = 0; i < links.length; i++) {
       literal += links[i].text.length;
@@ -133,12 +134,30 @@
     }
     if (literal < MIN_LITERAL) return null;
     var wordStart = WORD.test(links[0].text), wordEnd = WORD_END.test(links[links.length - 1].text);
+    var reach = 0;  // the most characters a match can span
+    for (i = 0; i < links.length; i++) reach += links[i].text.length + links[i].gap;
+    function end(haystack) {
+      // Most candidates stop here: their longest piece is not in the paste.
+      return haystack.indexOf(longest) >= 0 ? chainFound(links, haystack, wordStart, wordEnd) : -1;
+    }
     return {
       literal: literal,
       links: links,
-      test: function (haystack) {
-        // Most candidates stop here: their longest piece is not in the paste.
-        return haystack.indexOf(longest) >= 0 && chainFound(links, haystack, wordStart, wordEnd);
+      text: links.map(function (link) { return link.text; }).join(" "),  // the literal text, squashed
+      test: function (haystack) { return end(haystack) >= 0; },
+      /* Where the first match to end is, or null: {literal: [start, end)
+       * from the first occurrence of the first link that a match ending there
+       * can start at (so it holds the match, and may start a little before
+       * it), reach: the same, MAX_GAP wider on a side that ends with a
+       * placeholder}. */
+      span: function (haystack) {
+        var stop = end(haystack);
+        if (stop < 0) return null;
+        var first = links[0].text, at = haystack.indexOf(first, Math.max(0, stop - reach));
+        while (at >= 0 && wordStart && wordBefore(haystack, at)) at = haystack.indexOf(first, at + 1);
+        if (at < 0 || at > stop) at = Math.max(0, stop - reach);
+        return { literal: [at, stop], reach: [Math.max(0, at - (open.head ? MAX_GAP : 0)),
+                                              Math.min(haystack.length, stop + (open.tail ? MAX_GAP : 0))] };
       },
     };
   }
@@ -146,11 +165,17 @@
   /* A matcher for one pattern, or null when it has too little literal text to
    * tell anything apart. `rest` matches it without a leading code or level. */
   function compilePattern(pattern) {
-    var matcher = exact(piecesOf(pattern));
+    var matcher = exact(piecesOf(pattern), openEnds(pattern));
     if (!matcher) return null;
     var text = String(pattern).trim(), drop = DROPPABLE.exec(text);
-    matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length))) : null;
+    matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length)), openEnds(text)) : null;
     return matcher;
+  }
+
+  /* Whether a pattern starts or ends with a placeholder. */
+  function openEnds(pattern) {
+    var text = squash(pattern);
+    return { head: /^\{[^{}\s]{0,40}\}/.test(text), tail: /\{[^{}\s]{0,40}\}$/.test(text) };
   }
 
 
@@ -160,6 +185,12 @@
     if (matcher.test(haystack)) return matcher.literal;
     if (matcher.rest && matcher.rest.test(haystack)) return matcher.rest.literal - DROP_PENALTY;
     return 0;
+  }
+
+  /* Where the pattern is found whole or with its prefix dropped, as
+   * exactValue finds it (see span), or null. */
+  function exactSpan(matcher, haystack) {
+    return matcher.span(haystack) || (matcher.rest ? matcher.rest.span(haystack) : null);
   }
 
   /* The fewest edits that turn `piece` into a substring of text[from, to),
@@ -222,6 +253,7 @@
     literalText: literalText,
     compilePattern: compilePattern,
     exactValue: exactValue,
+    exactSpan: exactSpan,
     nearValue: nearValue,
     approxFind: approxFind,
   };

@@ -45,6 +45,8 @@
     ["drop", /\b0x[0-9a-f]{6,}\b/gi],
     ["drop", /^[^\S\n]*(?:\[\s*)?(?:WARN(?:ING)?|ERROR|INFO|DEBUG|TRACE|FATAL|CRITICAL)\b(?:\s*\])?:?/gm],
     ["drop", /^[^\S\n]*\((?:error|err)\)\s/gim],
+    // CI logs: GitHub's and Azure's `##[error]`, workflow commands, BuildKit's `#12 0.532` step prefixes.
+    ["drop", /##\[[a-z]+\]|^[^\S\n]*::[a-z]+(?: [^\n:]*)?::|^[^\S\n]*#\d+ \d+\.\d+(?=\s)/gm],
     ["context", /(?:^|[\s\[(])(?:Uncaught\s+)?(?:[A-Za-z_$][\w$]*(?:\.|::))*[A-Za-z_$]*(?:Error|Exception|Warning|Reply|Err|panic)(?:\[[^\]\s]*\])?:(?=\s|$)/gm],
   ];
 
@@ -75,23 +77,35 @@
     /(?:^|[\s\[(])(?:Uncaught\s+)?(?:[A-Za-z_$][\w$]*(?:\.|::))*[A-Za-z_$]*(?:Error|Exception|Warning|Reply|Err|panic)(?:\[[^\]\s]*\])?:\s+(\S.*)$/,
     /^\s*\((?:error|err)\)\s+(\S.*)$/i,
     /\bwhat\(\):\s+(\S.*)$/,
-    /^\s*(?:error|fatal|panic)(?:\[\w+\])?:\s+(\S.*)$/i,
+    /^\s*(?:[a-z]+ )?(?:error|fatal|panic)(?:\[\w+\])?:\s+(\S.*)$/i,
+    /^\s*(?:Value|Assertion) error,\s+(\S.*)$/,
+    /^\s*\u00d7\s+(\S.*)$/,
+    /^\s*\[(?!(?:info|debug|trace|notice|verbose)\])@?[\w.-]+(?:\/[\w.-]+)?\]:?\s+(\S.*)$/i,
     /\b(?:ERROR|FATAL|CRITICAL|SEVERE|ERRO)\b\s*\]?:?\s*(\S.*)$/,
     /\b(?:raise|throw(?:\s+new)?)\s+[\w$.]+\(\s*[frbu]?(['"`])(.+?)(?:\1|$)/,
     /\bpanicked at '([^'\n]+)'/,
   ];
   var PANIC_AT = /\bpanicked at \S+:\d+:\d+:\s*$/;
   var MAX_MESSAGE_LINES = 8;
+  // What a CI service or a build tool writes before each line of output: an
+  // ISO timestamp (GitHub's and Azure's, with seven decimals), a time of day,
+  // BuildKit's `#12 0.532` step and time, and the error marks of GitHub
+  // Actions (`##[error]`, `::error file=…::`). A line marked as an error is a
+  // message line even when nothing else in it says so.
+  var LINE_PREFIX = /^[^\S\n]*(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?[^\S\n]+)?(?:\d{2}:\d{2}:\d{2}(?:\.\d+)?[^\S\n]+)?(?:#\d+[^\S\n]+\d+\.\d+[^\S\n]+)?(?:(##\[error\]|::error(?:[^\S\n][^\n:]*)?::)|##\[[a-z]+\])?/;
 
   function messageLines(text) {
     var lines = String(text).split(/\r?\n/), found = [];
     for (var i = 0; i < lines.length && found.length < MAX_MESSAGE_LINES; i++) {
-      var line = lines[i].slice(0, 2000);
+      var line = lines[i].slice(0, 2000), prefix = LINE_PREFIX.exec(line);
+      line = line.slice(prefix[0].length);
       if (PANIC_AT.test(line) && i + 1 < lines.length) { found.push(lines[i + 1].slice(0, 2000)); continue; }
-      for (var r = 0; r < MESSAGE_RULES.length; r++) {
+      var r = 0;
+      for (; r < MESSAGE_RULES.length; r++) {
         var match = MESSAGE_RULES[r].exec(line);
         if (match) { found.push(match[match.length - 1]); break; }
       }
+      if (r === MESSAGE_RULES.length && prefix[1] && /\S/.test(line)) found.push(line);
     }
     return found;
   }
@@ -118,20 +132,52 @@
 
   // [regex, how its groups become names]: "name" (aliases strong, first part
   // weak), "stdlib" (weak: most tracebacks pass through Python's own
-  // library), "repo" (github.com/owner/name), "package" (dotted: first part
-  // strong, the rest weak), "path" (a `::` path: its first part).
+  // library), "repo" (github.com/owner/name, or a GitHub Action's
+  // owner/name@ref), "package" (dotted: first part strong, the rest weak),
+  // "path" (a `::` path: its first part), "command" (the program a shell
+  // prompt runs). A folder separator is `/`, or one or two backslashes:
+  // Windows paths, as printed or as escaped in a string.
   var NAME_RULES = [
-    [/node_modules[\/\\]((?:@[\w.-]+[\/\\])?[\w.-]+)/g, "name"],
-    [/(?:site|dist)-packages[\/\\]([\w.-]+)/g, "name"],
-    [/[\/\\]python\d(?:\.\d+)*[\/\\](?!site-packages|dist-packages)(\w+)[\/\\.]/g, "stdlib"],
-    [/\.cargo[\/\\]registry[\/\\]src[\/\\][^\/\\\s]+[\/\\]([A-Za-z_][\w-]*?)-\d+\.\d+\.\d+/g, "name"],
-    [/\.cargo[\/\\]git[\/\\]checkouts[\/\\]([A-Za-z_][\w-]*?)-[0-9a-f]{6,}/g, "name"],
+    [/node_modules(?:\/|\\{1,2})((?:@[\w.-]+(?:\/|\\{1,2}))?[\w.-]+)/g, "name"],
+    [/(?:site|dist)-packages(?:\/|\\{1,2})([\w.-]+)/g, "name"],
+    [/[\/\\]python\d(?:\.\d+)*(?:\/|\\{1,2})(?!site-packages|dist-packages)(\w+)[\/\\.]/g, "stdlib"],
+    [/\\python\d+\\{1,2}lib\\{1,2}(?!site-packages|dist-packages)(\w+)[\\.]/gi, "stdlib"],  // C:\Python39\Lib\json\…
+    [/\.cargo(?:\/|\\{1,2})registry(?:\/|\\{1,2})src(?:\/|\\{1,2})[^\/\\\s]+(?:\/|\\{1,2})([A-Za-z_][\w-]*?)-\d+\.\d+\.\d+/g, "name"],
+    [/\.cargo(?:\/|\\{1,2})git(?:\/|\\{1,2})checkouts(?:\/|\\{1,2})([A-Za-z_][\w-]*?)-[0-9a-f]{6,}/g, "name"],
     [/\bgithub\.com[\/:]([\w.-]+\/[\w.-]+)/g, "repo"],
+    [/(?:^|\s)(?:uses:|Run)[ \t]+([\w-]+\/[\w.-]+)@[\w.-]+/gm, "repo"],  // a GitHub Action: `Run actions/cache@v4`
     [/\b(?:golang\.org\/x|gopkg\.in|go\.uber\.org|google\.golang\.org|k8s\.io)\/([A-Za-z][\w-]*)/g, "name"],
     [/(?:^|[^\w.$\/\\-])((?:[a-z_][\w]*\.)+)[A-Z][\w$]*/gm, "package"],
     [/(?:^|[^\w:])([a-z_][a-z0-9_]*)::/gm, "path"],
-    [/^[ \t]*(?:[$#>%][ \t]+)?([a-z][a-z0-9_.-]*[a-z0-9])(?=:[ \t]|[ \t]+--?[a-z])/gm, "name"],
+    [/^[ \t]*(?:[$#>%][ \t]+)?(?:\.{1,2}[\/\\])?([a-z][a-z0-9_.-]*[a-z0-9])(?=:[ \t]|[ \t]+--?[a-z])/gm, "name"],
+    // A tool's tag before its message: `[vite]: …`, `Error: [webpack-cli] …`.
+    [/^[ \t]*(?:(?:[A-Za-z]*Error:|ERROR|error)[ \t]+)?\[(@?[a-z][\w.-]*(?:\/[\w.-]+)?)\]:?[ \t]/gm, "name"],
+    // A shell prompt: `$ prog`, `❯ prog`, `user@host:~/app$ prog`, `(venv) $ prog`,
+    // `➜  app git:(main) ✗ prog` (oh-my-zsh), `C:\app>prog`, `PS C:\app> prog`.
+    [/^[ \t]*(?:\([\w.-]+\)[ \t]+)?(?:PS[ \t]+)?(?:[A-Za-z]:\\[^\n>]{0,200}>[ \t]*|\u279c[ \t]+\S{1,100}[ \t]+(?:git:\([^)\n]{0,100}\)[ \t]*)?(?:\u2717[ \t]*)?|(?:[\w.-]+@[\w.-]+(?::[^\s$#]{0,200})?)?[$\u276f\u03bb\u00bb\u203a][ \t]+)([^\n]{1,200})/gm, "command"],
   ];
+  var MAX_COMMAND_WORDS = 6;
+
+  /* The program a command line runs: past launchers (`sudo`, `npx`,
+   * `python -m`: `rules.launchers`), none when it is a runner of scripts
+   * (`npm run build`, `python train.py`: `rules.runners`). */
+  function commandProgram(command, rules) {
+    var words = command.split(/[ \t]+/).slice(0, MAX_COMMAND_WORDS);
+    for (var i = 0; i < words.length;) {
+      var rest = words.slice(i).join(" ").toLowerCase() + " ", launched = false;
+      for (var l = 0; l < rules.launchers.length && !launched; l++) {
+        if (rest.slice(0, rules.launchers[l].length + 1) === rules.launchers[l] + " ") {
+          i += rules.launchers[l].split(" ").length;
+          launched = true;
+        }
+      }
+      if (launched) continue;
+      var program = words[i].replace(/^.*[\/\\]/, "").replace(/\.(?:exe|cmd|bat|ps1|sh)$/i, "");
+      if (!/^[A-Za-z][\w.-]*[A-Za-z0-9]$/.test(program) || rules.runners.indexOf(program.toLowerCase()) >= 0) return "";
+      return program;
+    }
+    return "";
+  }
 
   function addName(names, key, strength) {
     if (key.length > 1 && !(names[key] >= strength)) names[key] = strength;
@@ -157,8 +203,11 @@
       rule[0].lastIndex = 0;
       var match;
       while ((match = rule[0].exec(text))) {
-        var name = match[1];
-        if (rule[1] === "repo") {
+        var name = match[1].replace(/\\+/g, "/");
+        if (rule[1] === "command") {
+          name = commandProgram(name, rules);
+          if (name) addAliases(names, name, STRONG, rules);
+        } else if (rule[1] === "repo") {
           addName(names, name.toLowerCase().replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG);
           addAliases(names, name.split("/")[1].replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG, rules);
         } else if (rule[1] === "package") {

@@ -26,6 +26,8 @@
   var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match…
   var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste
   var NEAR_TEXT = 2000;
+  var HOLDING_SHARE = 0.5;      // a pattern found around another's match, with half its literal text or more…
+  var HOLDING_MATCHES = 12;     // …among the best this many found whole, ranks above it
 
   /* Within one edit, a swap of neighbours counting as one (as lunr's fuzzy does). */
   function nearlyEqual(a, b) {
@@ -100,6 +102,7 @@
       var shared = words ? covered / words : 0;  // of the record's message words, in the paste
       return {
         ref: ref,
+        words: words,
         terms: terms,
         named: name,
         everyWord: everyWord,
@@ -115,19 +118,27 @@
     // whose message has every word typed: when one does, only such records'
     // patterns count. A pattern found in the paste brings its record's words
     // along: records with less than a quarter of them there are not tried.
-    var found = false, near = [];
+    var found = false, near = [], pasted = null;
     ranked.forEach(function (r) {
-      if ((guard && !r.everyWord) || r.shared < EXACT_SHARE) return;
+      if (guard && !r.everyWord) return;
+      // With none of its message words looked up, a record's pattern is not at hand (it travels with them).
+      if (r.shared > 0 && r.shared < EXACT_SHARE) {
+        pasted = pasted || toSet(tokens.tokenize(text.slice(0, 20000)));
+        r.shared += unaskedShare(engine, r, pasted, queryTokens);
+      }
+      if (r.shared < EXACT_SHARE) return;
       var matcher = engine.matcher(r.ref);
       if (matcher) r.pattern = match.exactValue(matcher, haystack);
       if (r.pattern) found = true;
       else if (matcher && r.shared >= NEAR_SHARE) near.push(r);
     });
+    var exact = ranked.filter(function (r) { return r.pattern > 0; });
     nearMatches(engine, q, near, haystack);
     ranked.forEach(function (r) {
       r.value = (r.pattern || (r.classNamed ? CLASS_VALUE : 0)) * (1 + NAME_FACTOR * r.named);
       if (r.pattern) found = true;
     });
+    holdingMatches(engine, exact, haystack);
     var framesOnly = q.frames > 0 && !q.lines.length && !found;
     ranked.sort(function (a, b) {
       return (b.value - a.value) || (framesOnly ? b.named - a.named : 0) || (b.score - a.score) || (a.ref - b.ref);
@@ -135,9 +146,58 @@
     return ranked;
   }
 
+  /* A pattern found whole around the place another record's pattern is
+   * found, its placeholder standing for the other's match (`Module not
+   * found: {error}` around `Can't resolve '{request}' in '{path}'`, `Unable
+   * to download artifact(s): {error}` around `Artifact not found for name:
+   * {name}`), says more of the paste: it ranks above, unless the paste names
+   * the inner one's repository more strongly. Two patterns each within the
+   * other's placeholders hold neither. The outer one needs half the inner
+   * one's literal text: `An error occurred: {x}` around a long message says
+   * too little to rank above it. */
+  function holdingMatches(engine, exact, haystack) {
+    if (exact.length < 2) return;
+    var spans = exact.sort(function (a, b) { return b.value - a.value || a.ref - b.ref; }).slice(0, HOLDING_MATCHES)
+      .map(function (r) {
+        var matcher = engine.matcher(r.ref);
+        return { r: r, span: match.exactSpan(matcher, haystack), literal: matcher.literal };
+      }).filter(function (s) { return s.span; });
+    // An outer one may itself be held: a few rounds settle a chain of them.
+    for (var round = 0, changed = true; changed && round < spans.length; round++) {
+      changed = false;
+      spans.forEach(function (outer) {
+        spans.forEach(function (inner) {
+          if (inner !== outer && holds(outer.span, inner.span) && !holds(inner.span, outer.span) &&
+              outer.literal >= HOLDING_SHARE * inner.literal && inner.r.named <= outer.r.named &&
+              inner.r.value >= outer.r.value) {
+            inner.r.value = outer.r.value - 0.01;
+            changed = true;
+          }
+        });
+      });
+    }
+  }
+
+  function holds(outer, inner) {
+    return outer.reach[0] <= inner.literal[0] && inner.literal[1] <= outer.reach[1];
+  }
+
   function namesClass(classStems, metadata) {
     for (var i = 0; i < classStems.length; i++) if (metadata[classStems[i]] && metadata[classStems[i]].cls) return true;
     return false;
+  }
+
+  /* The share of a record's message words that its pattern's literal text
+   * has and the paste has, but the query did not look up (common words such
+   * as `module` and `found`, words past the query's limit): the share above
+   * counts only the words looked up. From the pattern, which travels with
+   * the record's postings, so the whole and the split index see the same. */
+  function unaskedShare(engine, r, pasted, asked) {
+    var matcher = engine.matcher(r.ref);
+    if (!matcher || !r.words) return 0;
+    var literal = tokens.unique(tokens.tokenize(matcher.text)), hits = 0;
+    for (var i = 0; i < literal.length; i++) if (pasted[literal[i]] && !asked[literal[i]]) hits++;
+    return Math.min(hits, r.words) / r.words;
   }
 
   /* Near matches for the best-scored of the given records, tried on each

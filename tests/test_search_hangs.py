@@ -58,6 +58,14 @@ CASES = {
     "100 KB dotted name": ("cannot open {path}", "cannot open a/b/c.txt", "Error: cannot open " + "a." * 50_000),
     "100 KB of colons and digits": ("cannot open {path}", "cannot open a/b/c.txt",
                                     "Error: cannot open x " + "a:1" * 33_334),
+    # The rules for what prompts, tools and CI services write before a line.
+    "100 KB command at a prompt": ("cannot open {path}", "cannot open a/b/c.txt", "$ " + "a" * 100_000),
+    "100 KB Windows prompt without its >": ("cannot open {path}", "cannot open a/b/c.txt", "C:\\" + "ab\\" * 33_334),
+    "100 KB user@host": ("cannot open {path}", "cannot open a/b/c.txt", "a@" * 50_000 + "$ x"),
+    "100 KB tag never closed": ("cannot open {path}", "cannot open a/b/c.txt", "Error: [" + "a" * 100_000),
+    "100 KB of CI marks": ("cannot open {path}", "cannot open a/b/c.txt", "##[error]" * 11_112 + "::error " * 100),
+    "100 KB of step prefixes": ("cannot open {path}", "cannot open a/b/c.txt", "#1 2.3 " * 14_286),
+    "100 KB ERROR before a tag": ("cannot open {path}", "cannot open a/b/c.txt", "E" * 100_000 + "rror: [x]"),
 }
 
 SEARCH = ("([index, docs, names, rules, q]) => new ErrorSearch(index, docs, names, rules).search(q, 10)"
@@ -161,7 +169,9 @@ def test_seeded_random_patterns_and_pastes_search_within_the_bound(node_core):
 
 # The regex the matcher replaced, as the reference for what a pattern matches:
 # its pieces in order with lazy gaps of up to 200 characters per placeholder,
-# word boundaries at its ends. Fast enough on short pastes with few placeholders.
+# word boundaries at its ends. Adjacent placeholders make one gap of their
+# widths added up, which it matches alike: a gap per placeholder, as the
+# regex had, backtracks exponentially in their number.
 REFERENCE = r"""([pattern, haystack]) => {
   const text = ErrorSearchMatch.squash(pattern);
   let pieces = text.indexOf("{") < 0 ? (text ? [text] : [])
@@ -170,7 +180,14 @@ REFERENCE = r"""([pattern, haystack]) => {
   while (pieces.length && pieces[pieces.length - 1] === "") pieces.pop();
   if (pieces.join("").length < 8) return null;
   const escape = (t) => t.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
-  const body = pieces.map((p) => escape(p).replace(/ /g, "\\s+")).join("[\\s\\S]{0,200}?");
+  let body = "", gaps = 0;
+  pieces.forEach((p, i) => {
+    if (i > 0) gaps++;
+    if (p === "") return;
+    if (i > 0) body += "[\\s\\S]{0," + 200 * gaps + "}?";
+    body += escape(p).replace(/ /g, "\\s+");
+    gaps = 0;
+  });
   const start = /^[\p{L}\p{N}_]/u.test(pieces[0]) ? "(?<![\\p{L}\\p{N}_])" : "";
   const end = /[\p{L}\p{N}_]$/u.test(pieces[pieces.length - 1]) ? "(?![\\p{L}\\p{N}_])" : "";
   const matcher = ErrorSearchMatch.compilePattern(pattern);

@@ -7,9 +7,11 @@ MIN_LITERAL; a dropped prefix (DROP_PENALTY); near matches (NEAR_PENALTY per
 edit, an edit budget of one per twelve characters, at most four; a line cut
 short counts its missing tail as edits; pieces under MIN_NEAR_PIECE exact).
 Ranker (static/search-rank.js): the longest pattern wins, found whole before
-found with edits; patterns are tried only for records with a share of their
-message words in the paste, and only among records with every typed word when
-there are any.
+found with edits; a pattern found around another's match ranks above it
+unless the paste names the inner one's repository more strongly; patterns
+are tried only for records with a share of their message words in the paste
+(counting the words of their pattern the query left out), and only among
+records with every typed word when there are any.
 """
 from __future__ import annotations
 
@@ -185,6 +187,39 @@ def test_a_word_in_more_records_than_the_builds_threshold_is_left_out_of_the_que
     assert sorted(node_core.evaluate(search, [*args, rules, "alpha gamma"])) == ["a/one", "b/two", "c/three"]
     # meta.json's threshold, not a constant of the browser's: `alpha` is in 3 records.
     assert node_core.evaluate(search, [*args, {**rules, "commonAbove": 2}, "alpha gamma"]) == ["a/one"]
+
+
+def test_a_pattern_found_around_another_ranks_above_it(node_core):
+    outer = summary("Module not found: Error: Can't resolve './App' in '/app/src'", "Module not found: {error}",
+                    repo="a/outer")
+    inner = summary("Can't resolve './App' in '/app/src'", "Can't resolve '{request}' in '{path}'", repo="b/inner")
+    paste = "ERROR in main Module not found: Error: Can't resolve './src' in 'project'"
+    # 17 characters of literal text around 22: the outer one says more of the paste.
+    assert ranked(node_core, [inner, outer], paste) == ["a/outer", "b/inner"]
+    # Unless the paste names the inner one's repository.
+    assert ranked(node_core, [inner, outer], paste + "\n    at /app/node_modules/inner/lib/x.js:1:2")[0] == "b/inner"
+    # Not around it: the longer one first, as ever.
+    assert ranked(node_core, [inner, outer], "Module not found: x " + "z " * 110 + "Can't resolve './src' in 'project'")[0] \
+        == "b/inner"
+    # An outer pattern with less than half the inner one's literal text says too little.
+    vague = summary("Failed: Error: Can't resolve './App' in '/app/src'", "Failed: {error}", repo="a/outer")
+    assert ranked(node_core, [inner, vague], "Failed: Error: Can't resolve './src' in 'project'")[0] == "b/inner"
+
+
+def test_words_the_query_left_out_count_for_a_patterns_share(node_core):
+    # `entry`, `module`, `found` are in more records than the threshold: the query leaves them out,
+    # and the record's concrete path leaves three of its thirteen message words in the query.
+    target = summary("Entry module not found: Error: Can't resolve './src' in '/home/user/projects/app/web/client'",
+                     "Entry module not found: {error}", repo="w/entry")
+    others = [summary(f"entry module found {word}", repo=f"o/{word}") for word in ("alpha", "beta", "gamma")]
+    rival = summary("resolve src", repo="r/rival", card="Resolve src.")  # short: the query covers it more
+    records = [target, *others, rival]
+    search = ("([index, docs, names, rules, q]) => new ErrorSearch(index, docs, names, rules).search(q, 10)"
+              ".map(r => r.doc[1])")
+    args = [build_index(records), [result_doc(r) for r in records], repo_names(records),
+            {**search_rules(len(records)), "commonAbove": 3}]
+    paste = "ERROR in Entry module not found: Error: Can't resolve './src' in 'C:\\Idessign'"
+    assert node_core.evaluate(search, [*args, paste])[0] == "w/entry"
 
 
 # ---- The highlighter -----------------------------------------------------------------
