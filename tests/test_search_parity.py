@@ -103,6 +103,9 @@ def test_names_built_in_python_are_found_in_pastes_by_the_browser(node_core):
             pastes.append((f"{record.error_class}: something failed", record.repo))
         for package in path_names(record.file_path or ""):  # as installed: the package folder first
             pastes.append((f'  File "/venv/lib/python3.12/site-packages/{package}/x.py", line 1, in f', record.repo))
+            # On Windows, as printed and as escaped in a string.
+            pastes.append((f'  File "C:\\venv\\Lib\\site-packages\\{package}\\x.py", line 1, in f', record.repo))
+            pastes.append((f"'C:\\\\venv\\\\Lib\\\\site-packages\\\\{package}\\\\x.py'", record.repo))
     assert len(pastes) > 10
     named = node_core.evaluate(
         "([names, rules, pastes]) => pastes.map(p => new ErrorSearch({version: '2.3.9', fields: [], fieldVectors: [], "
