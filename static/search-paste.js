@@ -80,7 +80,7 @@
     /^\s*(?:[a-z]+ )?(?:error|fatal|panic)(?:\[\w+\])?:\s+(\S.*)$/i,
     /^\s*(?:Value|Assertion) error,\s+(\S.*)$/,
     /^\s*\u00d7\s+(\S.*)$/,
-    /^\s*\[(?!(?:info|debug|trace|notice|verbose)\])@?[\w.-]+(?:\/[\w.-]+)?\]:?\s+(\S.*)$/i,
+    /^\s*\[(?!(?:info|debug|trace|notice|verbose)\])@?[\w.-]+(?:\/[\w.-]+)?\]:?\s+([^\d\s|].*)$/i,  // not `[GIN] 2024/06/07 | 200 |`
     /\b(?:ERROR|FATAL|CRITICAL|SEVERE|ERRO)\b\s*\]?:?\s*(\S.*)$/,
     /\b(?:raise|throw(?:\s+new)?)\s+[\w$.]+\(\s*[frbu]?(['"`])(.+?)(?:\1|$)/,
     /\bpanicked at '([^'\n]+)'/,

@@ -247,6 +247,7 @@ def test_message_lines_past_ci_and_tool_prefixes(node_core):
              "#9 7.312 \u00d7 pip subprocess to install build dependencies did not run successfully.\n"
              "::error file=src/main.js,line=1::Something broke in the app\n"
              "09:14:05.225 [vite]: Rollup failed to resolve import \"vue\"\n"
+             "[GIN] 2024/06/07 - 09:15:59 | 200 |       127.0.0.1 | HEAD     \"/\"\n"  # a request log, not a message
              "  Value error, regex is removed. use pattern instead\n"
              "value error: bad literal")
     assert node_core.evaluate("t => ErrorSearch.analyse(t).lines", paste) == [
