@@ -1,7 +1,8 @@
 """A JSON API beside the pages, for bots, editors and other tools:
 
 - `<owner>/<repo>/<slug>/record.json`: the record as published, plus its URL
-  and permalink (made in the record stage: it needs the whole record);
+  and permalink (made in the record stage: it needs the whole record); it is
+  also the record's oEmbed response, whose fields sit beside these;
 - `-/api/repos.json`: every repository, its record count and its listing;
 - `-/api/repos/<owner>/<repo>.json`: that repository's records;
 - `-/code/<code>/index.json`: every record sharing an error code.
@@ -24,8 +25,15 @@ def record_data(site: urls.Site, r: Record) -> dict:
             "url": site.absolute(urls.record_path(r)), "permalink": site.absolute(urls.permalink_path(r))}
 
 
-def record_json(site: urls.Site, r: Record) -> Page:
-    return Page(urls.record_json_path(r), inert_json(record_data(site, r)))
+def record_json(site: urls.Site, r: Record, oembed: dict | None = None) -> Page:
+    """record_data, with the oEmbed response's fields (links.oembed) beside
+    it: one file serves both, so a record costs one file fewer. The two agree
+    on `url`, the record page."""
+    data = record_data(site, r)
+    if oembed:
+        assert oembed.get("url", data["url"]) == data["url"] and not oembed.keys() & {"record", "permalink"}
+        data = {**oembed, **data}
+    return Page(urls.record_json_path(r), inert_json(data))
 
 
 def listed(site: urls.Site, s: Summary) -> dict:

@@ -1,7 +1,8 @@
 """Links that last: a permanent link per record, `-/r/<id>/`, that sends the
 reader on to the record page wherever it lives now, and the record's oEmbed
-file beside it; both are made with the record's page. And the error-code
-pages, made from every summary in the global stage."""
+response (served in its record.json, api.record_json); both are made with the
+record's page. And the error-code pages, made from every summary in the
+global stage."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -9,7 +10,7 @@ from typing import Iterator
 import jinja2
 
 from . import urls
-from .model import Page, Summary, inert_json
+from .model import Page, Summary
 from .api import by_code, code_json
 from .browse import ListItems, directory_pages, entry, groupings, paginate
 from .render import Link, page_title, record_description, render
@@ -44,9 +45,8 @@ def oembed(site: urls.Site, site_name: str, s: Summary, image: CardImage) -> dic
             "thumbnail_url": image.url(site), "thumbnail_width": image.width, "thumbnail_height": image.height}
 
 
-def oembed_page(env: jinja2.Environment, s: Summary) -> Page:
-    return Page(urls.oembed_path(s), inert_json(oembed(env.globals["site"], env.globals["site_name"], s,
-                                                       env.globals["unfurl_image_of"](s))))
+def record_oembed(env: jinja2.Environment, s: Summary) -> dict:
+    return oembed(env.globals["site"], env.globals["site_name"], s, env.globals["unfurl_image_of"](s))
 
 
 def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:

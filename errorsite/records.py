@@ -22,7 +22,7 @@ from .render import SiteOptions, TemplateMissing, environment, record_page, summ
 from .validate import check
 from .api import record_json
 from .cards import card_page
-from .links import oembed_page, permalink_page
+from .links import permalink_page, record_oembed
 
 
 class RenderFailed(Exception):
@@ -98,15 +98,15 @@ def claimed_id(path: Path, root: Path, data: object) -> str | None:
 
 def record_paths(record: Record, cards: bool = False) -> list[str]:
     return [urls.record_path(record), urls.record_json_path(record), urls.permalink_path(record),
-            urls.oembed_path(record), *([urls.record_card_path(record)] if cards else [])]
+            *([urls.record_card_path(record)] if cards else [])]
 
 
 def record_files(env, record: Record, summary: Summary) -> list[Page]:
     """A record's own files, made from it alone: its page, then its
-    record.json, permalink and oEmbed, and its card image when `cards` is on
-    (the order of record_paths)."""
-    files = [record_page(env, record), record_json(env.globals["site"], record), permalink_page(env, summary),
-             oembed_page(env, summary)]
+    record.json (its oEmbed response too) and permalink, and its card image
+    when `cards` is on (the order of record_paths)."""
+    files = [record_page(env, record), record_json(env.globals["site"], record, record_oembed(env, summary)),
+             permalink_page(env, summary)]
     if env.globals["cards"]:  # its bytes depend on the card's inputs alone: unchanged, the writer keeps the file
         files.append(card_page(record, env.globals["site_name"]))
     return files

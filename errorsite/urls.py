@@ -148,10 +148,6 @@ def permalink_path(record) -> str:
     return f"{PERMALINKS_PATH}{record.id}/"
 
 
-def oembed_path(record) -> str:
-    return f"{permalink_path(record)}oembed.json"
-
-
 def record_card_path(record) -> str:
     """The record's card image (cards.py), beside its permalink: it outlives renames too."""
     return f"{permalink_path(record)}card.png"

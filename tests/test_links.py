@@ -130,9 +130,12 @@ def test_record_json_is_made_and_reused_by_real_builds(tmp_path):
     assert second.reused == 1 and next(out.rglob("record.json")).stat().st_ino == inode
 
 
-def test_oembed_per_record(site):
-    oembed = data(site, urls.oembed_path(RECORDS[0]))
+def test_a_records_json_is_its_oembed_response_too(site):
+    """One file a record: the oEmbed fields beside the record's own, agreeing on `url`."""
+    oembed = data(site, urls.record_json_path(RECORDS[0]))
     assert oembed["version"] == "1.0" and oembed["type"] == "link"
+    assert oembed["url"] == f"{BASE}{urls.record_path(RECORDS[0])}" and oembed["record"]["id"] == RECORDS[0].id
+    assert not [path for path in site if path.endswith("oembed.json")]
     assert oembed["title"] == "Error 1" and oembed["provider_name"] == "Error Index"
     assert oembed["thumbnail_url"] == f"{BASE}-/card.png"
     assert (oembed["thumbnail_width"], oembed["thumbnail_height"]) == (256, 256)

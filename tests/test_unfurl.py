@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import extruct
 import pytest
 
-from errorsite import sitecard, urls
+from errorsite import sitecard
 from errorsite.render import SiteOptions
 from tests.conftest import ROOT, need_shared, SHARED_RECORDS, build_quietly
 
@@ -87,9 +87,9 @@ def test_no_description_repeats_its_title_or_runs_long(site):
 
 def test_oembed_is_discoverable(site):
     html = (site / PATH / "index.html").read_text(encoding="utf-8")
-    href = f"{BASE}-/r/{RECORD_ID}/oembed.json"
+    href = f"{BASE}{PATH}record.json"  # the record's JSON carries the oEmbed fields
     assert f'<link rel="alternate" type="application/json+oembed" href="{href}"' in html
-    assert (site / urls.oembed_path(type("R", (), {"id": RECORD_ID})())).is_file()
+    assert (site / PATH / "record.json").is_file()
 
 
 def png_size(data: bytes) -> tuple[int, int]:
