@@ -28,6 +28,7 @@
   var PREFIX_BOOST = 0.2;
   var LONG_PASTE_TYPOS = 4;     // a long paste: typos forgiven in this many message words
   var FIRST_SCREEN = 8;         // results whose cards a search waits for (the panel shows as many)
+  var PREFIX_FILES = 2;         // term files a trailing prefix's run may read
   var TERM_FILES = 10;          // term files a query reads (meta.json's buckets): each is a request
   var CLASS_NAME = /\b[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b/g;  // CamelCase: DTypeMismatchBinaryOp
 
@@ -264,7 +265,7 @@
       word: function (token) { return term(stem(token)); },
       term: term,
       // The buckets of a prefix's run it may read, in order.
-      run: function (buckets) { return buckets.filter(keep); },
+      run: function (buckets) { return buckets.slice(0, PREFIX_FILES).filter(keep); },
       // A name sorted before every bucket is sought in the first.
       name: function (name) {
         var file = data.fileOf(name);

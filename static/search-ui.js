@@ -168,8 +168,11 @@
           if (input.value !== query) return;
           render(query, results);
           if (results.every(function (r) { return r.doc; })) return;
-          // Past the first screen, a result found by no word of its message has its card fetched now.
-          search.cards(results).then(function () {
+          // Past the first screen, a result found by no word of its message
+          // has its card fetched once the first screen is drawn.
+          new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
+            return search.cards(results);
+          }).then(function () {
             if (input.value !== query || renderedQuery !== query) return;
             var was = active;
             render(query, results);
