@@ -39,10 +39,12 @@ def shared_documents() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def mined_corpus():
-    """The shared records among 900 generated ones (bench/corpus.py). Mining
-    their messages from the installed Python takes ~20 s: slow tests only."""
+    """The shared records and the hard pastes' records among 900 generated ones
+    (bench/corpus.py). Mining their messages from the installed Python takes
+    ~20 s: slow tests only."""
     from bench.corpus import make_records
-    real = shared_documents()
+    from tests.test_search_pastes import hard_documents
+    real = shared_documents() + hard_documents()
     return summaries([*real, *make_records(900, seed=5, reserved=real)])
 
 
@@ -208,8 +210,9 @@ def test_split_search_ranks_as_the_whole_index(mined_corpus, tmp_path):
         target = split / page.path.removeprefix(urls.SEARCH_PATH)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(page.content)
-    queries = queries_for(corpus, 250)
-    assert len(queries) >= 200
+    from tests.test_search_pastes import hard_set
+    queries = queries_for(corpus, 250) + [query["query"] for query in hard_set()["queries"]]
+    assert len(queries) >= 225
     (tmp_path / "queries.json").write_text(json.dumps(queries), encoding="utf-8")
     run = subprocess.run([NODE, str(ROOT / "tests" / "js" / "compare-search.js"), str(whole), str(split),
                           str(tmp_path / "queries.json"), "10"], capture_output=True, text=True, timeout=600)
