@@ -9,7 +9,7 @@ import sys
 
 from bench import measure
 
-ALLOCATE = "import time; block = bytearray({size}); block[::4096] = b'x' * len(block[::4096]); time.sleep(0.5)"
+ALLOCATE = "import time; block = bytearray({size}); block[::4096] = b'x' * len(block[::4096]); time.sleep(2)"  # long enough to be sampled on a loaded machine
 
 
 def test_memory_of_the_whole_tree_is_seen():
