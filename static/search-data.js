@@ -25,9 +25,11 @@
   /* A term bucket's entry: [term, _index, records, variants, message postings,
    * postings of each other field] (a common term stops after `records`; its
    * postings are in c/<_index>.json, and meta.json lists it). A bucket file
-   * is [entries, names, cards]: the result card of every record in its
-   * entries' message postings, [ref, …card], so that the results a query's
-   * words find show without another request. */
+   * is [entries, names, cards, texts]: the result cards, [ref, …card], of
+   * each entry's best records (by its own weights in the message, code and
+   * class fields), so that the results a query's words find most often show
+   * without another request (else from d/), and [ref, text…]: the pattern
+   * texts of the rest of its message records, which the ranking matches. */
   function SplitIndex(meta, files) {  // kept for the page's life: what it read stays read
     this.meta = meta;
     this.rules = meta;             // the build's rules: commonAbove, names
@@ -61,7 +63,7 @@
     var file = this.file("t/" + n + ".json");
     if (!file) return file;
     if (!file.read) {
-      var bucket = file[0], names = file[1], cards = file[2];
+      var bucket = file[0], names = file[1], cards = file[2], texts = file[3];
       for (var i = 0; i < bucket.length; i++) this.entries[bucket[i][0]] = bucket[i];
       for (var name in names) this.names[name] = names[name];
       for (var c = 0; c < cards.length; c++) {
@@ -69,6 +71,7 @@
         this.cards[cards[c][0]] = card;
         this.texts[cards[c][0]] = card[5] || card[0];
       }
+      for (var t = 0; t < texts.length; t += 2) this.texts[texts[t]] = texts[t + 1];
       file.read = true;
     }
     return file[0];

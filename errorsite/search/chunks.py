@@ -13,7 +13,7 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   and the rules the browser applies as the build does (`search_rules`): the
   common-word threshold and the word lists names are read with. Its size
   grows only with the number of buckets;
-- `t/N.json`: `[entries, names, cards]`. The entries are a run of the
+- `t/N.json`: `[entries, names, cards, texts]`. The entries are a run of the
   vocabulary in sorted order, each term with lunr's `_index`, the number of
   records that have it, the message words that stem to it, and per field its
   postings with lunr's weights (in the message field also each record's count
@@ -22,11 +22,13 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   repositories (names.py) that sort within the bucket's run, each with the
   runs of records `[first, end)` of the repositories it names: a paste's
   names are looked up in the buckets its words are in. The cards are
-  `[ref, …result card]` of every record in the entries' postings of the
-  message, code and class fields (CARD_FIELDS): the pattern the ranking
-  matches and the card a result shows come with the postings that found the
-  record, so a query waits for no card file. A bucket's size, cards
-  included, is about BUCKET_BYTES;
+  `[ref, …result card]` of each entry's CARD_RECORDS best records in its
+  postings of the message, code and class fields (CARD_FIELDS), by its own
+  weights there: the card a result shows most often comes with the postings
+  that found the record. The texts, `[ref, text, …]`, are the pattern texts
+  of the rest of its message records: the ranking matches them, so it waits
+  for no card file. A bucket's size, cards and texts included, is about
+  BUCKET_BYTES;
 - `c/I.json`: the postings of a common term (in more than 5% and more than 100
   records), its message postings with their pattern text's place in the list
   that ends the file (cards would make these files, the largest, far larger).
@@ -37,9 +39,9 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   term of at most 5 under one key. A word within one edit of a typo of 5 or
   more letters shares its first two or its last two letters with it; a
   shorter typo's neighbours are all short. The key picks the file by hash;
-- `d/N.json`: result cards, 16 records a file: for the results found by no
-  word of their message, code or class (by their repository or file), and
-  for a query of common words alone.
+- `d/N.json`: result cards, 16 records a file: for the results whose card no
+  term file read carries (found by their repository or file, or past their
+  words' best records), and for a query of common words alone.
 
 Every file a query can fetch has a budget (`BUDGETS`); the build names the
 files over it. Common terms' files are exempt: a query reads them only when
@@ -61,7 +63,7 @@ from .index import FIELDS, result_doc, search_fields
 from .names import name_rules, repo_names
 from .terms import Term, TermIndex
 
-FORMAT = 2
+FORMAT = 3
 BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term gets one of its own
 VOCABULARY_BYTES = 4_000
 DOCS_PER_FILE = 16
@@ -145,14 +147,30 @@ def postings(index: TermIndex, term: Term, texts: list[str] | None) -> list:
 
 
 CARD_FIELDS = ("message", "code", "cls")  # a record found by these fields' words has its card beside them
+CARD_BOOSTS = tuple(boost for name, boost in FIELDS if name in CARD_FIELDS)
+# A term's best records by its own score have their cards beside its postings.
+# The first screen, eight results, is most often among them; a word in
+# thousands of messages would otherwise bring thousands of cards.
+CARD_RECORDS = 96
 
 
-def card_refs(index: TermIndex, term: Term) -> list[int]:
-    """The records whose cards travel with the term's postings: those it is in
-    the message, the code or the class of, the fields that rank a record
-    among the first results."""
+def card_refs(index: TermIndex, term: Term) -> tuple[list[int], list[int]]:
+    """The records whose cards travel with the term's postings, and those
+    whose pattern texts alone do: of the records it is in the message, the
+    code or the class of (the fields that rank a record among the first
+    results), the CARD_RECORDS best by the term's boosted weights in those
+    fields; the rest of its message records (the ranking matches their
+    patterns) have their texts."""
     weights = index.weights(term)
-    return sorted({ref for f, (name, _) in enumerate(FIELDS) if name in CARD_FIELDS for ref, _ in weights[f]})
+    score: dict[int, float] = {}
+    for f, (name, _) in enumerate(FIELDS):
+        if name in CARD_FIELDS:
+            boost = CARD_BOOSTS[CARD_FIELDS.index(name)]
+            for ref, weight in weights[f]:
+                score[ref] = score.get(ref, 0) + boost * weight
+    best = sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS]
+    chosen = set(best)
+    return sorted(best), sorted({ref for ref, _ in weights[0]} - chosen)
 
 
 def pattern_text(record: Summary) -> str:
@@ -179,37 +197,50 @@ def search_files(records: list[Summary]) -> SearchFiles:
     docs = [result_doc(record) for record in records]
     card_texts = [f"{ref},{compact(doc)[1:]}" for ref, doc in enumerate(docs)]  # [ref, …card] less its "["
     card_bytes = [len(text.encode()) + 2 for text in card_texts]
+    text_texts = [compact(text) for text in texts]
     cards: list[set[int]] = []  # each bucket's records whose cards it carries
+    shown_texts: list[set[int]] = []  # …and those whose pattern texts alone it carries
     for term in sorted(index.terms, key=js_order):
         entry = index.terms[term]
         documents = entry.distinct_documents()
         head = [term, entry.index, documents]
         refs: list[int] = []
+        others: list[int] = []
         if documents > threshold:
             pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json", inert_json(postings(index, entry, texts))))
             common[term] = [entry.index, documents]
             text = compact(head)
         else:
             text = compact(head + postings(index, entry, None))
-            refs = card_refs(index, entry)
+            refs, others = card_refs(index, entry)
             vocabulary.append(term)
-        # the term's bytes, the bracket or comma before them, and the cards it adds
-        cost = len(text.encode()) + 1 + sum(card_bytes[ref] for ref in refs if not cards or ref not in cards[-1])
+
+        def added(fresh: bool) -> int:
+            """The bytes the term's cards and texts add to the open bucket (all of them to a new one)."""
+            have, said = (set(), set()) if fresh else (cards[-1], shown_texts[-1])
+            return (sum(card_bytes[ref] for ref in refs if ref not in have) +
+                    sum(len(str(ref)) + len(text_texts[ref].encode()) + 2 for ref in others
+                        if ref not in have and ref not in said))
+        # the term's bytes, the bracket or comma before them, and the cards and texts it adds
+        cost = len(text.encode()) + 1 + (added(False) if buckets else 0)
         if not buckets or (buckets[-1] and size + cost + 1 > BUCKET_BYTES):
             buckets.append([])
             cards.append(set())
+            shown_texts.append(set())
             bounds.append(shortest_between(last, term) if firsts else term)
             firsts.append(term)
             size = 0
-            cost = len(text.encode()) + 1 + sum(card_bytes[ref] for ref in refs)
+            cost = len(text.encode()) + 1 + added(True)
         buckets[-1].append(text)
         cards[-1].update(refs)
+        shown_texts[-1].update(others)
         size += cost
         last = term
     names = bucket_names(repo_names(records), repo_refs(records), bounds)
     for n, bucket in enumerate(buckets):
         shown = ",".join("[" + card_texts[ref] for ref in sorted(cards[n]))
-        content = "[[" + ",".join(bucket) + "]," + compact(names.get(n, {})) + ",[" + shown + "]]"
+        said = ",".join(f"{ref},{text_texts[ref]}" for ref in sorted(shown_texts[n] - cards[n]))
+        content = "[[" + ",".join(bucket) + "]," + compact(names.get(n, {})) + ",[" + shown + "],[" + said + "]]"
         pages.append(Page(f"{urls.SEARCH_PATH}t/{n}.json", content.encode()))
     vocabulary_files = vocabulary_pages(vocabulary)
     pages += vocabulary_files
