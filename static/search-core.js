@@ -177,9 +177,14 @@
   function find(data, names, text, limit) {
     limit = limit || 20;
     var q = analyse(text), files = fileBudget(data);
-    // The message lines' words first; then the rest of the text's, last first:
-    // a paste ends with its error more often than it starts with it.
-    var kept = toSet(q.message.concat(q.core.slice(q.message.length).reverse()).filter(files.word));
+    // The message lines' words first; then the paste's names (the same message
+    // vendored in a fork or a wrapper is told apart by them alone); then the
+    // rest of the text's, last first: a paste ends with its error more often
+    // than it starts with it.
+    var message = q.message.filter(files.word);
+    var pasted = paste.pasteNames(text, data.rules.names), found = Object.create(null);
+    Object.keys(pasted).forEach(function (name) { if (files.name(name)) found[name] = pasted[name]; });
+    var kept = toSet(message.concat(q.core.slice(q.message.length).reverse().filter(files.word)));
     q.core = q.core.filter(function (t) { return kept[t]; });
     q.context = q.context.filter(files.word);
     q.message = q.message.filter(function (t) { return kept[t]; });
@@ -188,8 +193,6 @@
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };
     q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
-    var pasted = paste.pasteNames(text, data.rules.names), found = Object.create(null);
-    Object.keys(pasted).forEach(function (name) { if (files.name(name)) found[name] = pasted[name]; });
     q.named = data.named(found, names);
     // A query of common words alone needs their postings: asked for with the words.
     var words = q.core.concat(q.context).map(stem);
@@ -245,10 +248,9 @@
     return data.pending() ? null : ranked;
   }
 
-  /* A query reads at most TERM_FILES term files: its words, in the query's
-   * order (the message lines' words, the rest of the text's, the context's),
-   * then the paste's names, each keeps its file or is left out once the
-   * files are spent. A word in a file already kept, or common (meta.json
+  /* A query reads at most TERM_FILES term files: the message lines' words,
+   * the paste's names, the rest of the text's words, the context's; each
+   * keeps its file or is left out once the files are spent. A word in a file already kept, or common (meta.json
    * lists those), costs nothing. A paste of frames names more words than a
    * query needs, and each costs a request. */
   function fileBudget(data) {
