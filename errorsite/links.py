@@ -13,7 +13,8 @@ from . import urls
 from .model import Page, Summary
 from .api import by_code, code_json
 from .browse import ListItems, directory_pages, entry, groupings, paginate
-from .render import Link, page_title, record_description, render
+from .describe import page_title, record_description
+from .render import Link, render
 from .sitecard import CardImage
 
 

@@ -150,7 +150,7 @@ class Summary(NamedTuple):
     analyzed_at: str | None
     content_changed_at: str | None
     card: str             # the one-paragraph summary shown on result cards
-    unfurl: str = ""      # the page's description, for unfurl cards (render.record_description)
+    unfurl: str = ""      # the page's description, for unfurl cards (describe.record_description)
 
     @property
     def shown_pattern(self) -> str | None:

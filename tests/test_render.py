@@ -17,7 +17,8 @@ from tests.conftest import SHARED_RECORDS, need_shared
 from errorsite import urls
 from errorsite.markup import plain_text
 from errorsite.model import Record
-from errorsite.render import UNFURL_LIMIT, environment, line_url, record_description, record_page, summarize, unique_links
+from errorsite.describe import UNFURL_LIMIT, record_description
+from errorsite.render import environment, line_url, record_page, summarize, unique_links
 from errorsite.validate import validate
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"

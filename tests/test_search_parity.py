@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errorsite.search import repo_names, search_rules
-from errorsite.search.chunks import fnv1a, units
+from errorsite.search.buckets import fnv1a, units
 from errorsite.search.index import stem
 from errorsite.search.names import class_names, name_aliases, name_key, path_names
 from errorsite.tokens import pattern_words, tokenize

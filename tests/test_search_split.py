@@ -15,8 +15,8 @@ import pytest
 from errorsite import urls
 from errorsite.render import summarize
 from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_pages, search_rules
-from errorsite.search.chunks import (BUCKET_BYTES, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files,
-                                     term_index, units, vocabulary_keys)
+from errorsite.search.buckets import units, vocabulary_keys
+from errorsite.search.chunks import BUCKET_BYTES, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files, term_index
 from errorsite.validate import validate
 from tests.conftest import QUERIES, REAL_QUERIES, ROOT, SHARED_RECORDS, need_shared
 

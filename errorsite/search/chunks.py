@@ -52,20 +52,19 @@ Lengths, prefixes and sort order count UTF-16 code units, as JavaScript does.
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
 from .. import urls
 from ..model import Page, Summary, inert_json
+from .buckets import bucket_names, js_order, repo_refs, shortest_between, vocabulary_pages
 from .index import FIELDS, result_doc, search_fields
 from .names import name_rules, repo_names
 from .terms import Term, TermIndex
 
 FORMAT = 3
 BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term gets one of its own
-VOCABULARY_BYTES = 4_000
 DOCS_PER_FILE = 16
 FILE_BUDGET = 256_000     # any search file larger than this is named in a warning…
 META_BUDGET = 80_000      # …and meta.json over this (about 30 KB gzipped), fetched on focus
@@ -86,30 +85,6 @@ def search_rules(count: int) -> dict:
     file of its own; the browser leaves it out of a query), and the word
     lists a paste's names are read with (names.py)."""
     return {"commonAbove": common_above(count), "names": name_rules()}
-
-
-def units(text: str) -> list[int]:
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [data[i] | data[i + 1] << 8 for i in range(0, len(data), 2)]
-
-
-def js_order(term: str) -> bytes:
-    return term.encode("utf-16-be", "surrogatepass")
-
-
-def vocabulary_keys(term: str) -> list[tuple[int, ...]]:
-    u = units(term)
-    keys = [(ord("="),)] if len(u) <= 5 else []
-    if len(u) >= 4:
-        keys += [(ord("<"), u[0], u[1]), (ord(">"), u[-2], u[-1])]
-    return keys
-
-
-def fnv1a(key: tuple[int, ...]) -> int:
-    value = 0x811C9DC5
-    for unit in key:
-        value = ((value ^ unit) * 0x01000193) & 0xFFFFFFFF
-    return value
 
 
 @dataclass
@@ -266,60 +241,3 @@ def budget(path: str) -> int | None:
 def over_budget(pages: list[Page]) -> list[str]:
     return [f"{page.path}: {len(page.content):,} bytes, over the search files' budget of {budget(page.path):,}"
             for page in pages if budget(page.path) is not None and len(page.content) > budget(page.path)]
-
-
-def shortest_between(before: str, term: str) -> str:
-    """The shortest prefix of `term` that sorts after `before` (JavaScript's order)."""
-    for end in range(1, len(term) + 1):
-        if js_order(term[:end]) > js_order(before):
-            return term[:end]
-    return term
-
-
-def bucket_of(bounds: list[str], key: str) -> int:
-    """The bucket whose run holds `key`: the last that starts at or before it (the first for any before)."""
-    low, high = 0, len(bounds) - 1
-    while low < high:
-        mid = (low + high + 1) // 2
-        if js_order(bounds[mid]) <= js_order(key):
-            low = mid
-        else:
-            high = mid - 1
-    return low
-
-
-def repo_refs(records: list[Summary]) -> dict[str, list[int]]:
-    """repository → its runs of records, flat: [first, end, first, end…]."""
-    runs: dict[str, list[int]] = {}
-    for ref, record in enumerate(records):
-        flat = runs.setdefault(record.repo, [])
-        if flat and flat[-1] == ref:
-            flat[-1] = ref + 1
-        else:
-            flat += [ref, ref + 1]
-    return runs
-
-
-def bucket_names(names: dict[str, list[str]], refs: dict[str, list[int]], bounds: list[str]) -> dict[int, dict]:
-    """bucket → {name: the runs of records of the repositories it names}."""
-    placed: dict[int, dict] = {}
-    for key, repos in names.items():
-        pairs = sorted((flat[i], flat[i + 1]) for repo in repos for flat in [refs[repo]] for i in range(0, len(flat), 2))
-        merged: list[int] = []
-        for first, end in pairs:
-            if merged and merged[-1] == first:
-                merged[-1] = end
-            else:
-                merged += [first, end]
-        placed.setdefault(bucket_of(bounds, key) if bounds else 0, {})[key] = merged
-    return placed
-
-
-def vocabulary_pages(vocabulary: list[str]) -> list[Page]:
-    count = max(1, math.ceil(sum(len(term) + 3 for term in vocabulary) * 2 / VOCABULARY_BYTES))
-    files: list[set[str]] = [set() for _ in range(count)]
-    for term in vocabulary:
-        for key in vocabulary_keys(term):
-            files[fnv1a(key) % count].add(term)
-    return [Page(f"{urls.SEARCH_PATH}v/{n}.json", inert_json(sorted(terms, key=js_order)))
-            for n, terms in enumerate(files)]
