@@ -1,8 +1,5 @@
 """A JSON API beside the pages, for bots, editors and other tools:
 
-- `<owner>/<repo>/<slug>/record.json`: the record as published, plus its URL
-  and permalink (made in the record stage: it needs the whole record); it is
-  also the record's oEmbed response, whose fields sit beside these;
 - `-/api/repos.json`: every repository, its record count and its listing;
 - `-/api/repos/<owner>/<repo>.json`: that repository's records;
 - `-/code/<code>/index.json`: every record sharing an error code.
@@ -15,33 +12,14 @@ from collections import defaultdict
 from typing import Iterator
 
 from . import urls
-from .model import FIELDS, Page, Record, Summary, inert_json
-
-
-def record_data(site: urls.Site, r: Record) -> dict:
-    data = {field.key: list(value) if isinstance(value := getattr(r, field.attr), tuple) else value
-            for field in FIELDS}
-    return {"record": data, "datasetVersion": r.dataset_version,
-            "url": site.absolute(urls.record_path(r)), "permalink": site.absolute(urls.permalink_path(r))}
-
-
-def record_json(site: urls.Site, r: Record, oembed: dict | None = None) -> Page:
-    """record_data, with the oEmbed response's fields (links.oembed) beside
-    it: one file serves both, so a record costs one file fewer. The two agree
-    on `url`, the record page."""
-    data = record_data(site, r)
-    if oembed:
-        assert oembed.get("url", data["url"]) == data["url"] and not oembed.keys() & {"record", "permalink"}
-        data = {**oembed, **data}
-    return Page(urls.record_json_path(r), inert_json(data))
+from .model import Page, Summary, inert_json
 
 
 def listed(site: urls.Site, s: Summary) -> dict:
     """One record in a listing: enough to find it and link to it."""
     return {"id": s.id, "repo": s.repo, "slug": s.slug, "message": s.message, "pattern": s.pattern,
             "errorCode": s.error_code, "url": site.absolute(urls.record_path(s)),
-            "permalink": site.absolute(urls.permalink_path(s)),
-            "json": site.absolute(urls.record_json_path(s))}
+            "permalink": site.absolute(urls.permalink_path(s))}
 
 
 def by_repo(summaries: list[Summary]) -> dict[str, list[Summary]]:

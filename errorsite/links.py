@@ -1,7 +1,6 @@
 """Links that last: a permanent link per record, `-/r/<id>/`, that sends the
-reader on to the record page wherever it lives now, and the record's oEmbed
-response (served in its record.json, api.record_json); both are made with the
-record's page. And the error-code pages, made from every summary in the
+reader on to the record page wherever it lives now, made with the record's
+page. And the error-code pages, made from every summary in the
 global stage."""
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from .api import by_code, code_json
 from .browse import ListItems, directory_pages, entry, groupings, paginate
 from .describe import page_title, record_description
 from .render import Link, render
-from .sitecard import CardImage
 
 
 
@@ -35,19 +33,6 @@ def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = 
     return render(env, "permalink.html", path, target=target, message=s.message, repo=s.repo, moved=moved,
                   canonical=env.globals["site"].absolute(target), description=record_description(s),
                   title=page_title(s), unfurl_image=env.globals["unfurl_image_of"](s))
-
-
-def oembed(site: urls.Site, site_name: str, s: Summary, image: CardImage) -> dict:
-    """An oEmbed 1.0 "link" response: what Discourse, Notion and others show."""
-    return {"version": "1.0", "type": "link", "title": s.message,
-            "author_name": s.repo, "author_url": site.absolute(urls.repo_path(s.repo)),
-            "provider_name": site_name, "provider_url": site.base_url,
-            "url": site.absolute(urls.record_path(s)),
-            "thumbnail_url": image.url(site), "thumbnail_width": image.width, "thumbnail_height": image.height}
-
-
-def record_oembed(env: jinja2.Environment, s: Summary) -> dict:
-    return oembed(env.globals["site"], env.globals["site_name"], s, env.globals["unfurl_image_of"](s))
 
 
 def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:

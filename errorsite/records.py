@@ -1,7 +1,7 @@
 """Step 2 and 3 for each record file: load → validate → render, on its own,
 in worker processes. What comes back is small (model.Outcome): the problems,
 the record's Summary for the global steps, its files (the page and its
-record.json, or Reuses of the previous build's), and the key they were made
+permalink, or Reuses of the previous build's), and the key they were made
 from (cache.keys.record_key).
 """
 from __future__ import annotations
@@ -20,9 +20,8 @@ from .load import load_file, read_record_bytes
 from .model import Outcome, Page, Record, Reuse, Summary
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .validate import check
-from .api import record_json
 from .cards import card_page
-from .links import permalink_page, record_oembed
+from .links import permalink_page
 
 
 class RenderFailed(Exception):
@@ -97,16 +96,15 @@ def claimed_id(path: Path, root: Path, data: object) -> str | None:
 
 
 def record_paths(record: Record, cards: bool = False) -> list[str]:
-    return [urls.record_path(record), urls.record_json_path(record), urls.permalink_path(record),
+    return [urls.record_path(record), urls.permalink_path(record),
             *([urls.record_card_path(record)] if cards else [])]
 
 
 def record_files(env, record: Record, summary: Summary) -> list[Page]:
     """A record's own files, made from it alone: its page, then its
-    record.json (its oEmbed response too) and permalink, and its card image
+    permalink, and its card image
     when `cards` is on (the order of record_paths)."""
-    files = [record_page(env, record), record_json(env.globals["site"], record, record_oembed(env, summary)),
-             permalink_page(env, summary)]
+    files = [record_page(env, record), permalink_page(env, summary)]
     if env.globals["cards"]:  # its bytes depend on the card's inputs alone: unchanged, the writer keeps the file
         files.append(card_page(record, env.globals["site_name"]))
     return files

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from . import urls
 from .markup import (highlight_block, highlight_lines, isolate, lexer_for, line_counter_start, markdown, shorten,
                      snippet_lexer, summary)
+from .assets import SEARCH_ENGINE
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
 from .share import share_values
@@ -99,12 +100,6 @@ class Templates(jinja2.ChoiceLoader):
         except jinja2.TemplateNotFound:
             looked = ", ".join(str(folder) for folder in self.folders)
             raise TemplateMissing(f"template not found: {name} (looked in {looked})") from None
-
-
-# The search code, in the order it runs (base.html): static/search-ui.js loads it
-# when someone is about to search, and the search page at once.
-SEARCH_ENGINE = ("vendor/lunr-2.3.9/lunr.min.js", "search-tokens.js", "search-paste.js", "search-match.js",
-                 "search-rank.js", "search-core.js", "search-data.js", "search-cutoff.js")
 
 
 def environment(site: urls.Site, total_records: int = 0,
@@ -205,7 +200,6 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         severity_class=urls.url_segment(r.severity),
         tags=unique_links(r.tags, urls.tag_path),
         line_url=line,
-        record_json_path=urls.record_json_path(r),
         short_sha=short_sha,
         commit_url=f"https://github.com/{r.repo}/commit/{r.analyzed_sha}" if r.analyzed_sha else None,
         source_lines=source_lines,

@@ -153,10 +153,6 @@ def record_card_path(record) -> str:
     return f"{permalink_path(record)}card.png"
 
 
-def record_json_path(record) -> str:
-    return f"{record_path(record)}record.json"
-
-
 def code_path(error_code: str | None) -> str | None:
     """The resolver page of an error code ("E0308" → `-/code/e0308/`); None for
     no code, or one without a letter or digit."""

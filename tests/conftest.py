@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from errorsite.assets import ENGINE_PARTS
 from errorsite.pipeline import build
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,8 +223,7 @@ def pytest_terminal_summary(terminalreporter):
                 f"top-3 {f['top3']:6.1%}  MRR {f['mrr']:.3f}")
 
 
-SEARCH_SCRIPTS = ["vendor/lunr-2.3.9/lunr.min.js", "search-tokens.js", "search-paste.js", "search-match.js",
-                  "search-rank.js", "search-core.js", "search-data.js", "search-cutoff.js"]  # in base.html's data-engine order
+SEARCH_SCRIPTS = ["vendor/lunr-2.3.9/lunr.min.js", *ENGINE_PARTS]  # the parts of base.html's search-engine.js, in its order
 
 
 @pytest.fixture(scope="session")

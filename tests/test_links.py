@@ -86,7 +86,7 @@ def test_codes_are_resolved_across_repositories(site):
     assert twin["records"][1] == {
         "id": "r2", "repo": "spf13/cobra", "slug": "error-2", "message": "Error 2",
         "pattern": RECORDS[1].pattern, "errorCode": "e0308", "url": f"{BASE}spf13/cobra/error-2/",
-        "permalink": f"{BASE}-/r/r2/", "json": f"{BASE}spf13/cobra/error-2/record.json"}
+        "permalink": f"{BASE}-/r/r2/"}
     assert "-/code/" in site and f"{BASE}{path}" in site["sitemap.xml"].decode()
 
 
@@ -109,36 +109,21 @@ def test_the_api_lists_repositories_and_their_records(site):
     assert listing["records"][2]["message"] == RECORDS[3].message  # escaped, not altered
 
 
-def test_record_json_is_the_record_as_published(site):
-    record = data(site, "pydantic/pydantic/error-1/record.json")
-    assert record["url"] == f"{BASE}pydantic/pydantic/error-1/" and record["permalink"] == f"{BASE}-/r/r1/"
-    assert record["record"]["errorCode"] == "E0308" and record["record"]["errorMessage"] == "Error 1"
-    assert record["record"]["solutions"] == list(RECORDS[0].solutions)
-    assert "source_file" not in json.dumps(record)
-
-
-def test_record_json_is_made_and_reused_by_real_builds(tmp_path):
+def test_a_record_has_two_files_its_page_and_its_permalink_made_and_reused_by_real_builds(tmp_path):
+    """No record.json: the JSON API lists records by repository and by code,
+    and unfurlers read the pages' Open Graph card (issue 28: a file a record fewer)."""
     records = tmp_path / "records"
     records.mkdir()
     (records / "a.json").write_text(json.dumps({"record": {**json.loads(
         (Path(__file__).parent / "fixtures/bad/good-dataclass-on-model.json").read_text())["record"]}}))
     out = tmp_path / "out"
     first, _ = build_quietly(records, out)
-    record_json = next(out.rglob("record.json"))
-    inode = record_json.stat().st_ino
+    pages = sorted(path.relative_to(out).as_posix() for path in out.rglob("index.html")
+                   if path.parent.parent.name in ("r", "pydantic") and path.parent.name != "pydantic")
+    assert len(pages) == 2 and pages[0].startswith("-/r/") and not list(out.rglob("record.json"))
+    inodes = [(out / page).stat().st_ino for page in pages]
     second, _ = build_quietly(records, out)
-    assert second.reused == 1 and next(out.rglob("record.json")).stat().st_ino == inode
-
-
-def test_a_records_json_is_its_oembed_response_too(site):
-    """One file a record: the oEmbed fields beside the record's own, agreeing on `url`."""
-    oembed = data(site, urls.record_json_path(RECORDS[0]))
-    assert oembed["version"] == "1.0" and oembed["type"] == "link"
-    assert oembed["url"] == f"{BASE}{urls.record_path(RECORDS[0])}" and oembed["record"]["id"] == RECORDS[0].id
-    assert not [path for path in site if path.endswith("oembed.json")]
-    assert oembed["title"] == "Error 1" and oembed["provider_name"] == "Error Index"
-    assert oembed["thumbnail_url"] == f"{BASE}-/card.png"
-    assert (oembed["thumbnail_width"], oembed["thumbnail_height"]) == (256, 256)
+    assert second.reused == 1 and [(out / page).stat().st_ino for page in pages] == inodes
 
 
 def test_atom_dates():

@@ -47,7 +47,7 @@ def site() -> dict[str, bytes]:
 def test_every_kind_of_file_is_there(site):
     expected = {
         "", "404.html", "-/search/", "-/search/meta.json", "-/search/t/0.json", "-/search/d/0.json", "-/search/v/0.json",
-        "sitemap.xml", "robots.txt", ".nojekyll", "-/static/style.css", "-/static/search-core.js",
+        "sitemap.xml", "robots.txt", ".nojekyll", "-/static/style.css", "-/static/search-engine.js",
         "-/static/vendor/lunr-2.3.9/lunr.min.js",
         "pydantic/pydantic/error-1/", "pydantic/pydantic/error-3/", "spf13/cobra/error-2/",
         "pydantic/pydantic/", "spf13/cobra/", "-/repos/", "-/tags/", "-/tags/python/", "-/tags/a/", "-/tags/go/",

@@ -12,7 +12,7 @@ import pytest
 
 from errorsite import sitecard
 from errorsite.render import SiteOptions
-from tests.conftest import ROOT, need_shared, SHARED_RECORDS, build_quietly
+from tests.conftest import need_shared, SHARED_RECORDS, build_quietly
 
 BASE = "https://example.org/errors/"
 PATH = "huggingface/candle/kv-cache-enabled-true-is-not-supported/"
@@ -83,13 +83,6 @@ def test_no_description_repeats_its_title_or_runs_long(site):
         assert not description.startswith(message[:40]), page
         assert len(description) <= 200 and description[-1] in ".!?…)\"'`", (page, description)
         assert not description.endswith(("e.g.", "i.e.")), (page, description)
-
-
-def test_oembed_is_discoverable(site):
-    html = (site / PATH / "index.html").read_text(encoding="utf-8")
-    href = f"{BASE}{PATH}record.json"  # the record's JSON carries the oEmbed fields
-    assert f'<link rel="alternate" type="application/json+oembed" href="{href}"' in html
-    assert (site / PATH / "record.json").is_file()
 
 
 def png_size(data: bytes) -> tuple[int, int]:
