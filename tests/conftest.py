@@ -62,7 +62,7 @@ def need_shared() -> None:
 
 def site_files(records, site, static, options=None) -> dict[str, bytes]:
     """Every file of a site made in memory, as the pipeline makes it: the record
-    pages and record.json files, then the global pages made from the records' summaries."""
+    pages and permalinks, then the global pages made from the records' summaries."""
     from errorsite.records import record_files
     from errorsite.render import SiteOptions, environment, summarize
     from errorsite.sitewide import History, sitewide_pages

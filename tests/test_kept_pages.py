@@ -69,7 +69,7 @@ def test_old_urls_of_a_broken_file_with_no_page_to_keep_say_temporarily_unavaila
 
 def test_an_output_inside_the_records_folder_is_never_read_as_records(tmp_path):
     """Neither the site nor the folders a build keeps beside it (the spare
-    after a second build) hold records, though they are full of record.json."""
+    after a second build) hold records, though they are full of JSON files."""
     records = write_records(tmp_path / "records", 3)
     out = records / "public" / "site"
     first, lines = build_quietly(records, out)

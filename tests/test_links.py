@@ -1,5 +1,5 @@
 """Links that last and data for other tools: permalinks, the error-code
-resolver, the JSON API, record.json, oEmbed and the Atom feeds (read back with
+resolver, the JSON API and the Atom feeds (read back with
 feedparser, a real feed parser)."""
 from __future__ import annotations
 
