@@ -78,9 +78,18 @@
     a.href = url.toString();
   });
 
-  // A copy button beside every section heading and every solution.
+  // A `#` self-link and a copy button beside every section heading (made here,
+  // not in each page's markup: "On this page" already links every section),
+  // and a copy button beside every solution.
   Array.prototype.forEach.call(article.querySelectorAll("h2.anchored[id]"), function (h) {
     var name = h.firstChild ? h.firstChild.textContent.trim() : h.id;
+    var anchor = document.createElement("a");
+    anchor.className = "anchor";
+    anchor.href = "#" + h.id;
+    anchor.setAttribute("aria-label", "Link to section: " + name);
+    anchor.textContent = "#";
+    h.appendChild(document.createTextNode(" "));
+    h.appendChild(anchor);
     h.appendChild(button("Copy link", "Copy link to section: " + name, function () { return permalink + "#" + h.id; }));
   });
   Array.prototype.forEach.call(article.querySelectorAll("li[id^='solution-']"), function (li) {
