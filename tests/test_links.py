@@ -157,14 +157,16 @@ def test_feeds_of_newest_and_changed_records(site):
 
 
 def test_pages_link_the_feeds_they_belong_to(site):
-    """The site's feeds from its pages, a repository's from its page; a record
-    page (one per record) names none: its repository page is a click away."""
+    """The site's feeds from the home page, a repository's (and the site's)
+    from its page; a record page (one per record) and the other listings
+    (thousands at 100,000 records) name none: they are a click away."""
     def feeds(path):
         return [a["href"] for tag, a in head(site[path]) if tag == "link" and a.get("type") == "application/atom+xml"]
     assert feeds("") == [SITE.href("-/feeds/new.xml"), SITE.href("-/feeds/changed.xml")]
     assert feeds("pydantic/pydantic/") == [SITE.href(f"-/feeds/{repo}{kind}.xml") for repo in ("", "pydantic/pydantic/")
                                            for kind in ("new", "changed")]
     assert feeds("pydantic/pydantic/error-1/") == []
+    assert feeds("-/tags/") == [] and feeds(urls.tag_path(RECORDS[0].tags[0])) == []  # thousands of listings
 
 
 def test_listing_paths_foresee_every_listing_made():
