@@ -30,19 +30,34 @@
     return scripts;
   }
 
+  function fetchJson(url, revalidate) {
+    return fetch(url, revalidate ? { cache: "no-cache" } : {}).then(function (response) {
+      if (!response.ok) throw new Error(url.replace(/\?.*/, "") + ": HTTP " + response.status);
+      return response.json();
+    });
+  }
+
+  // meta.json, asked for beside the scripts rather than after them: on a
+  // phone, a round trip less before the first search can ask for its words.
+  var META = ROOT + "-/search/meta.json";
+  var earlyMeta = null;
+
   function engineReady() {
+    if (!engine && !earlyMeta) {
+      earlyMeta = fetchJson(META, true);
+      earlyMeta.catch(function () {});  // reported by the search that takes it
+    }
     return loadScripts().then(loadEngine);
   }
 
   function loadEngine() {
     if (!engine) {
-      var fetchJson = function (url, revalidate) {
-        return fetch(url, revalidate ? { cache: "no-cache" } : {}).then(function (response) {
-          if (!response.ok) throw new Error(url.replace(/\?.*/, "") + ": HTTP " + response.status);
-          return response.json();
-        });
-      };
-      var search = new window.ErrorSearchData.SplitSearch(ROOT + "-/search/", fetchJson);
+      var search = new window.ErrorSearchData.SplitSearch(ROOT + "-/search/", function (url, revalidate) {
+        if (url !== META || !earlyMeta) return fetchJson(url, revalidate);
+        var early = earlyMeta;
+        earlyMeta = null;
+        return early;
+      });
       engine = search.start().then(function () { return search; }, function (error) { engine = null; throw error; });
     }
     return engine;
@@ -278,8 +293,9 @@
   function start() {
     Array.prototype.forEach.call(document.querySelectorAll("textarea.search-input"), function (box) {
       searchBox(box);
-      // Someone is about to search: fetch the search code (not the index) now.
-      box.addEventListener("focus", function () { loadScripts().catch(function () {}); });
+      // Someone is about to search: fetch the search code and meta.json (none
+      // of the index's words yet) now.
+      box.addEventListener("focus", function () { engineReady().catch(function () {}); });
     });
     var list = document.getElementById("search-results");
     var input = document.getElementById("search-input");

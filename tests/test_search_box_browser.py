@@ -92,3 +92,20 @@ def test_shift_enter_starts_a_line_and_enter_searches(shared_site, page):
     assert parse_qs(urlsplit(page.page.url).query)["q"][0].replace("\r\n", "\n") == "zzqxv\nwobblefrotz"
     assert page.page.input_value("#search-input") == "zzqxv\nwobblefrotz"
     assert page.errors == []
+
+
+def test_focus_asks_for_meta_json_once_beside_the_scripts(shared_site, page):
+    """On a phone each round trip is 150 ms: meta.json is asked for with the
+    search code, not after it, and only once."""
+    assert page.page.goto(shared_site.base_url + KV_CACHE.removeprefix("/errors/")).ok
+    page.page.wait_for_load_state("networkidle")
+    page.page.locator("#search-input").focus()
+    page.page.fill("#search-input", "kv_cache_enabled")
+    page.page.wait_for_selector(".search-panel li a")
+    entries = page.page.evaluate("""() => performance.getEntriesByType('resource')
+        .map(e => [new URL(e.name).pathname, e.startTime, e.responseEnd])""")
+    metas = [e for e in entries if e[0].endswith("/-/search/meta.json")]
+    engine = [e for e in entries if e[0].endswith("/-/static/search-engine.js")]
+    assert len(metas) == 1 and len(engine) == 1
+    assert metas[0][1] < engine[0][2]  # asked for before the engine had arrived
+    assert page.errors == []
