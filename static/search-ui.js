@@ -232,7 +232,7 @@
         }
       });
     });
-    loadScripts().catch(function () {});  // the search page will search: its code loads at once
+    engineReady().catch(function () {});  // the search page will search: its code and meta.json load at once
     // A form sends a textarea's line breaks as CR LF; the box keeps LF.
     input.value = (new URL(window.location.href).searchParams.get("q") || "").replace(/\r\n?/g, "\n");
     fitBox(input);
