@@ -184,6 +184,69 @@ def copy_records(names: list[str], dest: Path) -> Path:
     return dest
 
 
+# ---- Error messages mined from the installed Python, ahead of the tests that use them ----
+MINE = """import pickle, sys
+from bench.mine import mine_messages
+with open(sys.argv[1], "wb") as file:
+    pickle.dump(mine_messages(), file)
+"""
+
+
+class MiningAhead:
+    """bench.mine.mine_messages() run in another process from the end of the
+    collection on, for the tests whose distractors are mined: walking the
+    installed Python's sources takes ~30 s of one core, which the tests before
+    them (one process, most of the time) leave idle on two."""
+
+    def __init__(self) -> None:
+        import subprocess
+        import sys
+        import tempfile
+        self.folder = Path(tempfile.mkdtemp(prefix="errorsite-mined-"))
+        with open(self.folder / "stderr", "wb") as errors:
+            self.process = subprocess.Popen([sys.executable, "-c", MINE, str(self.folder / "mined.pickle")], cwd=ROOT,
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors)
+
+    def messages(self) -> list:
+        import pickle
+        self.process.wait()
+        assert self.process.returncode == 0, (self.folder / "stderr").read_text(errors="replace")
+        return pickle.loads((self.folder / "mined.pickle").read_bytes())
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+MINING = pytest.StashKey[MiningAhead]()
+
+
+def pytest_collection_finish(session):
+    if any("mined_messages" in getattr(item, "fixturenames", ()) for item in session.items):
+        session.config.stash[MINING] = MiningAhead()
+
+
+def pytest_unconfigure(config):
+    if MINING in config.stash:
+        config.stash[MINING].close()
+
+
+@pytest.fixture(scope="session")
+def mined_messages(request):
+    """Every error message bench/mine.py finds in the installed Python, mined
+    in another process since the collection: for the rest of the session what
+    bench.corpus makes its records from, as if mined here (its mine_messages is
+    cached for the process too)."""
+    import bench.corpus
+    ahead = request.config.stash.get(MINING, None)
+    messages = ahead.messages() if ahead else bench.corpus.mine_messages()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bench.corpus, "mine_messages", lambda: messages)
+        yield messages
+
+
 SLOW_BY_NAME = {  # slow without a browser: real processes killed, builds racing, disks filled
     "test_a_build_killed_at_any_moment_leaves_the_previous_site_untouched",
     "test_a_second_build_waits_for_the_first",

@@ -134,7 +134,7 @@ def file_name(document: dict) -> str:
 
 
 @pytest.fixture(scope="module")
-def distractor_site(tmp_path_factory):
+def distractor_site(tmp_path_factory, mined_messages):
     """The shared records built and served, whose search files are then replaced
     by those of the shared records and the distractors, made by the build's own
     function (errorsite.search.search_pages) from the summaries the build keeps."""

@@ -38,10 +38,10 @@ def shared_documents() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def mined_corpus():
+def mined_corpus(mined_messages):
     """The shared records and the hard pastes' records among 900 generated ones
     (bench/corpus.py). Mining their messages from the installed Python takes
-    ~20 s: slow tests only."""
+    ~20 s (done ahead, see conftest's mined_messages): slow tests only."""
     from bench.corpus import make_records
     from tests.test_search_pastes import hard_documents
     real = shared_documents() + hard_documents()
