@@ -109,17 +109,21 @@
   };
 
   /* A common term's postings, from c/<_index>.json: there each message
-   * posting also has its pattern text's place in the list that ends the file
-   * (cards would make these files, the largest, far larger). */
+   * posting also has its pattern text's place in the list of texts after
+   * the postings, and the file ends with the cards of the term's best
+   * records (not of all: these files are the largest). */
   SplitIndex.prototype.commonPostings = function (index) {
     var file = this.file("c/" + index + ".json");
     if (!file) return file;
-    var flat = file[1], texts = file[file.length - 1], message = [];
+    var flat = file[1], texts = file[file.length - 2], cards = file[file.length - 1], message = [];
+    for (var c = 0; c < cards.length; c++) {
+      if (!this.cards[cards[c][0]]) this.cards[cards[c][0]] = cards[c].slice(1);
+    }
     for (var i = 0; i < flat.length; i += MESSAGE_STEP + 1) {
       message.push(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]);
       if (this.texts[flat[i]] === undefined) this.texts[flat[i]] = texts[flat[i + 4]];
     }
-    return [file[0], message].concat(file.slice(2, file.length - 1));
+    return [file[0], message].concat(file.slice(2, file.length - 2));
   };
 
   /* Asks for a term's postings now, ahead of the query that will read them. */

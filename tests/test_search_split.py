@@ -16,7 +16,7 @@ from errorsite import urls
 from errorsite.render import summarize
 from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_pages, search_rules
 from errorsite.search.buckets import units, vocabulary_keys
-from errorsite.search.chunks import BUCKET_BYTES, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files, term_index
+from errorsite.search.chunks import BUCKET_BYTES, CARD_RECORDS, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files, term_index
 from errorsite.validate import validate
 from tests.conftest import QUERIES, REAL_QUERIES, ROOT, SHARED_RECORDS, need_shared
 
@@ -125,9 +125,14 @@ def test_files_keep_their_promises(corpus):
         assert [card[0] for card in file[2]] == sorted(found)
         assert all(card[1:] == result_doc(corpus[card[0]]) for card in file[2])
     for term, index, records in common:
-        message, texts = by_path[f"{urls.SEARCH_PATH}c/{index}.json"][1], by_path[f"{urls.SEARCH_PATH}c/{index}.json"][-1]
+        file = by_path[f"{urls.SEARCH_PATH}c/{index}.json"]
+        message, texts, cards = file[1], file[-2], file[-1]
         for i in range(0, len(message), 5):
             assert texts[message[i + 4]] == (corpus[message[i]].shown_pattern or corpus[message[i]].message)
+        # …and the cards of its best records by its weight in every field: a query of it alone ranks by those
+        posted = {ref for field in file[1:-2] for ref in field[::5 if field is message else 2]}
+        assert 0 < len(cards) <= CARD_RECORDS and {card[0] for card in cards} <= posted
+        assert all(card[1:] == result_doc(corpus[card[0]]) for card in cards)
     names = {}
     for n, file in enumerate(files):
         for key, runs in file[1].items():
@@ -221,3 +226,26 @@ def test_split_search_ranks_as_the_whole_index(mined_corpus, tmp_path):
     differ = [(o["query"][:80], o["expected"], o["got"]) for o in outcomes if o["expected"] != o["got"]]
     assert not differ, differ[:5]
     assert sum(bool(o["expected"]) for o in outcomes) > 0.9 * len(outcomes), "the queries find something"
+
+
+def test_a_record_of_frequent_words_alone_has_its_card_with_its_rarest_word():
+    """A record none of whose words puts it among a word's CARD_RECORDS best
+    would cost a paste of its own message a card file and a round (13.8% of
+    the records at 100,000): its card travels with its rarest word."""
+    from errorsite.search.chunks import card_refs
+    from tests.test_search_hangs import summary
+    corpus = [summary(f"gamma delta {'x' * (i % 7)}", slug=f"g{i:03d}") for i in range(150)]
+    corpus += [summary(f"alpha beta {'y' * (i % 5)}", slug=f"a{i:03d}") for i in range(250)]
+    corpus += [summary(f"f{k} z{j % 5}", slug=f"f{k}-{j}") for k in range(30) for j in range(120)]
+    corpus += [summary("alpha beta gamma " + " ".join(f"f{k}" for k in range(30)), slug="target")]  # long: each
+    corpus += [summary(f"other words {i}", slug=f"o{i:04d}") for i in range(6000)]  # word weighs little; none common
+    corpus.sort(key=urls.record_path)
+    target = next(ref for ref, record in enumerate(corpus) if record.slug == "target")
+    files = {page.path: json.loads(page.content) for page in search_files(corpus).pages}
+    meta = files[urls.SEARCH_PATH + "meta.json"]
+    assert not {"alpha", "beta", "gamma", "delta"} & set(meta["common"])
+    index = term_index(corpus)
+    for word in ("alpha", "beta", "gamma", *(f"f{k}" for k in range(30))):  # among no word's best by weight…
+        assert target not in card_refs(index, index.terms[word])[0]
+    carried = {card[0] for n in range(len(meta["buckets"])) for card in files[f"{urls.SEARCH_PATH}t/{n}.json"][2]}
+    assert target in carried  # …yet carried, by its rarest word

@@ -31,9 +31,10 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   BUCKET_BYTES;
 - `c/I.json`: the postings of a common term (in more than 5% and more than 100
   records), its message postings with their pattern text's place in the list
-  that ends the file (cards would make these files, the largest, far larger).
-  The ranking leaves such words out of a query that has any other, so these
-  files are read only for a query of common words alone;
+  of texts after them, then the cards of its CARD_RECORDS best records (not of
+  all: that would make these files, the largest, far larger). The ranking
+  leaves such words out of a query that has any other, so these files are
+  read only for a query of common words alone;
 - `v/N.json`: the vocabulary without postings, for typos: every term of at
   least 4 letters under its first two letters and under its last two, every
   term of at most 5 under one key. A word within one edit of a typo of 5 or
@@ -41,7 +42,7 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   shorter typo's neighbours are all short. The key picks the file by hash;
 - `d/N.json`: result cards, 16 records a file: for the results whose card no
   term file read carries (found by their repository or file, or past their
-  words' best records), and for a query of common words alone.
+  words' best records).
 
 Every file a query can fetch has a budget (`BUDGETS`); the build names the
 files over it. Common terms' files are exempt: a query reads them only when
@@ -52,6 +53,7 @@ Lengths, prefixes and sort order count UTF-16 code units, as JavaScript does.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
@@ -63,7 +65,7 @@ from .index import FIELDS, result_doc, search_fields
 from .names import name_rules, repo_names
 from .terms import Term, TermIndex
 
-FORMAT = 3
+FORMAT = 4
 BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term gets one of its own
 DOCS_PER_FILE = 16
 FILE_BUDGET = 256_000     # any search file larger than this is named in a warning…
@@ -129,13 +131,35 @@ CARD_BOOSTS = tuple(boost for name, boost in FIELDS if name in CARD_FIELDS)
 CARD_RECORDS = 96
 
 
-def card_refs(index: TermIndex, term: Term) -> tuple[list[int], list[int]]:
+def rarest_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
+    """term → the records it is the rarest message word of (the fewest
+    records, then the first in sorted order; common words aside), for the
+    records whose rarest word is in more than CARD_RECORDS records: their
+    cards travel with that word, which a paste of their message asks for, so
+    that no record is left to its card file (13.8% of them were at 100,000)."""
+    rarest: dict[int, tuple[int, str]] = {}
+    for term, entry in index.terms.items():
+        documents = entry.distinct_documents()
+        if documents > threshold:
+            continue
+        for ref in entry.refs[0]:
+            if (documents, term) < rarest.get(ref, (math.inf, "")):
+                rarest[ref] = (documents, term)
+    found: dict[str, list[int]] = {}
+    for ref, (documents, term) in rarest.items():
+        if documents > CARD_RECORDS:
+            found.setdefault(term, []).append(ref)
+    return found
+
+
+def card_refs(index: TermIndex, term: Term, own: list[int] = ()) -> tuple[list[int], list[int]]:
     """The records whose cards travel with the term's postings, and those
     whose pattern texts alone do: of the records it is in the message, the
     code or the class of (the fields that rank a record among the first
     results), the CARD_RECORDS best by the term's boosted weights in those
-    fields; the rest of its message records (the ranking matches their
-    patterns) have their texts."""
+    fields, and those it is the rarest word of (`own`, rarest_terms); the
+    rest of its message records (the ranking matches their patterns) have
+    their texts."""
     weights = index.weights(term)
     score: dict[int, float] = {}
     for f, (name, _) in enumerate(FIELDS):
@@ -143,9 +167,19 @@ def card_refs(index: TermIndex, term: Term) -> tuple[list[int], list[int]]:
             boost = CARD_BOOSTS[CARD_FIELDS.index(name)]
             for ref, weight in weights[f]:
                 score[ref] = score.get(ref, 0) + boost * weight
-    best = sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS]
-    chosen = set(best)
-    return sorted(best), sorted({ref for ref, _ in weights[0]} - chosen)
+    chosen = set(sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS]) | set(own)
+    return sorted(chosen), sorted({ref for ref, _ in weights[0]} - chosen)
+
+
+def common_card_refs(index: TermIndex, term: Term) -> list[int]:
+    """A common term's CARD_RECORDS best records by its weight in every field:
+    a query of that word alone ranks by all of them (its file is read for no
+    other query), and its first screen is among them."""
+    score: dict[int, float] = {}
+    for field_weights in index.weights(term):
+        for ref, weight in field_weights:
+            score[ref] = score.get(ref, 0) + weight
+    return sorted(sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS])
 
 
 def pattern_text(record: Summary) -> str:
@@ -161,6 +195,7 @@ def search_files(records: list[Summary]) -> SearchFiles:
     index = term_index(records)
     texts = [pattern_text(record) for record in records]
     threshold = common_above(index.count)
+    own_cards = rarest_terms(index, threshold)
     pages: list[Page] = []
     buckets: list[list[str]] = []
     bounds: list[str] = []
@@ -182,12 +217,14 @@ def search_files(records: list[Summary]) -> SearchFiles:
         refs: list[int] = []
         others: list[int] = []
         if documents > threshold:
-            pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json", inert_json(postings(index, entry, texts))))
+            best = common_card_refs(index, entry)
+            pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json",
+                              inert_json(postings(index, entry, texts) + [[[ref, *docs[ref]] for ref in best]])))
             common[term] = [entry.index, documents]
             text = compact(head)
         else:
             text = compact(head + postings(index, entry, None))
-            refs, others = card_refs(index, entry)
+            refs, others = card_refs(index, entry, own_cards.get(term, ()))
             vocabulary.append(term)
 
         def added(fresh: bool) -> int:
