@@ -53,7 +53,6 @@ Lengths, prefixes and sort order count UTF-16 code units, as JavaScript does.
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
@@ -132,23 +131,29 @@ CARD_RECORDS = 96
 
 
 def rarest_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
-    """term → the records it is the rarest message word of (the fewest
-    records, then the first in sorted order; common words aside), for the
-    records whose rarest word is in more than CARD_RECORDS records: their
-    cards travel with that word, which a paste of their message asks for, so
-    that no record is left to its card file (13.8% of them were at 100,000)."""
-    rarest: dict[int, tuple[int, str]] = {}
+    """term → records whose card travels with it though they are not among
+    its best: a record whose message words are all in more than CARD_RECORDS
+    records (common words aside) has its card with its rarest word that has
+    room (CARD_RECORDS such records a word), so that no record is left to its
+    card file when its own message is pasted (13.8% of them were, at 100,000
+    records); a paste asks for every word of its message lines."""
+    words: dict[int, list[tuple[int, str]]] = {}
+    carried: set[int] = set()
     for term, entry in index.terms.items():
         documents = entry.distinct_documents()
         if documents > threshold:
             continue
         for ref in entry.refs[0]:
-            if (documents, term) < rarest.get(ref, (math.inf, "")):
-                rarest[ref] = (documents, term)
+            if documents <= CARD_RECORDS:
+                carried.add(ref)  # among that word's best: all its records are
+            else:
+                words.setdefault(ref, []).append((documents, term))
     found: dict[str, list[int]] = {}
-    for ref, (documents, term) in rarest.items():
-        if documents > CARD_RECORDS:
-            found.setdefault(term, []).append(ref)
+    for ref in sorted(words.keys() - carried):
+        for _, term in sorted(words[ref]):
+            if len(found.setdefault(term, [])) < CARD_RECORDS:
+                found[term].append(ref)
+                break
     return found
 
 
