@@ -342,6 +342,7 @@ def test_hard_pastes_rank_their_record_first(hard_outcomes):
     assert not missed, missed
 
 
+@pytest.mark.slow  # ~2.5 s each under Node: the fast loop keeps test_hard_pastes_rank_their_record_first
 @pytest.mark.parametrize("bucket_bytes", [1_000, 2_000])
 def test_hard_pastes_rank_first_when_their_words_would_spend_the_term_file_budget(tmp_path, monkeypatch, bucket_bytes):
     """The split search reads at most TERM_FILES (10) term files a query
