@@ -139,7 +139,7 @@ def test_every_link_resolves(site, parsed):
                     failures.append(f"{where}: <{tag} {attr}={value!r}>: no id {parts.fragment!r} "
                                     f"in {target.relative_to(site)}")
     assert not failures, "\n".join(failures[:50])
-    assert checked > 1000 and fragments > 1000  # L-lines and section anchors on every record page
+    assert checked > 1000 and fragments > 500  # "On this page" and the line links of every record page
 
 
 def test_external_links_are_http_or_https(parsed):
