@@ -140,11 +140,9 @@ def whole_query(browser, base: str, site: Path, query: str) -> dict:
 
 def write_whole_index(records: Path, site: Path) -> None:
     """index.json and docs.json as the site served them before the split."""
-    from errorsite.load import load_records
-    from errorsite.render import summarize
+    from bench.search_files import corpus_summaries
     from errorsite.search import build_index, result_doc
-    from errorsite.validate import validate_all
-    summaries = sorted((summarize(r) for r in validate_all(load_records(records))[0]), key=urls.record_path)
+    summaries = corpus_summaries(records)
     folder = site / urls.SEARCH_PATH / "whole"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "index.json").write_text(json.dumps(build_index(summaries), separators=(",", ":")), encoding="utf-8")

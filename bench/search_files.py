@@ -24,10 +24,15 @@ from errorsite.search import search_pages  # noqa: E402
 from errorsite.validate import validate_all  # noqa: E402
 
 
+def corpus_summaries(records: Path) -> list:
+    """The summaries of a folder's good records, in the build's order."""
+    return sorted((summarize(r) for r in validate_all(load_records(records))[0]), key=urls.record_path)
+
+
 def main() -> None:
     records, out = Path(sys.argv[1]), Path(sys.argv[2])
     started = time.monotonic()
-    summaries = sorted((summarize(r) for r in validate_all(load_records(records))[0]), key=urls.record_path)
+    summaries = corpus_summaries(records)
     files = search_pages(summaries)
     for page in files.pages:
         path = out / page.path

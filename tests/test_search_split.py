@@ -246,6 +246,6 @@ def test_a_record_of_frequent_words_alone_has_its_card_with_its_rarest_word():
     assert not {"alpha", "beta", "gamma", "delta"} & set(meta["common"])
     index = term_index(corpus)
     for word in ("alpha", "beta", "gamma", *(f"f{k}" for k in range(30))):  # among no word's best by weight…
-        assert target not in card_refs(index, index.terms[word])[0]
+        assert target not in card_refs(index.weights(index.terms[word]))[0]
     carried = {card[0] for n in range(len(meta["buckets"])) for card in files[f"{urls.SEARCH_PATH}t/{n}.json"][2]}
     assert target in carried  # …yet carried, by its rarest word

@@ -101,7 +101,10 @@ def term_index(records: list[Summary]) -> TermIndex:
     return index
 
 
-def postings(index: TermIndex, term: Term, texts: list[str] | None) -> list:
+Weights = list[list[tuple[int, float]]]  # per field, [(ref, weight)]: TermIndex.weights, made once a term
+
+
+def postings(index: TermIndex, term: Term, weights: Weights, texts: list[str] | None) -> list:
     """[variants, message postings, postings of each other field], then with
     `texts` the distinct pattern texts of the term's records: flat lists,
     [ref, weight, words, variant…] in the message field, with `texts` also
@@ -109,9 +112,9 @@ def postings(index: TermIndex, term: Term, texts: list[str] | None) -> list:
     variants = index.variants_of(term)
     fields = []
     distinct: dict[str, int] = {}
-    for f, weights in enumerate(index.weights(term)):
+    for f, field_weights in enumerate(weights):
         flat: list = []
-        for ref, weight in weights:
+        for ref, weight in field_weights:
             flat += [ref, weight]
             if f == 0:
                 found = variants[ref]
@@ -123,7 +126,8 @@ def postings(index: TermIndex, term: Term, texts: list[str] | None) -> list:
 
 
 CARD_FIELDS = ("message", "code", "cls")  # a record found by these fields' words has its card beside them
-CARD_BOOSTS = tuple(boost for name, boost in FIELDS if name in CARD_FIELDS)
+CARD_BOOSTS = tuple(boost if name in CARD_FIELDS else 0 for name, boost in FIELDS)
+EVERY_FIELD = tuple(1 for _ in FIELDS)
 # A term's best records by its own score have their cards beside its postings.
 # The first screen, eight results, is most often among them; a word in
 # thousands of messages would otherwise bring thousands of cards.
@@ -157,7 +161,18 @@ def rarest_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
     return found
 
 
-def card_refs(index: TermIndex, term: Term, own: list[int] = ()) -> tuple[list[int], list[int]]:
+def best_records(weights: Weights, boosts: tuple[float, ...]) -> list[int]:
+    """The CARD_RECORDS records with the highest sum of the term's weights
+    times each field's boost (a field boosted 0 does not count)."""
+    score: dict[int, float] = {}
+    for field_weights, boost in zip(weights, boosts):
+        if boost:
+            for ref, weight in field_weights:
+                score[ref] = score.get(ref, 0) + boost * weight
+    return sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS]
+
+
+def card_refs(weights: Weights, own: list[int] = ()) -> tuple[list[int], list[int]]:
     """The records whose cards travel with the term's postings, and those
     whose pattern texts alone do: of the records it is in the message, the
     code or the class of (the fields that rank a record among the first
@@ -165,26 +180,8 @@ def card_refs(index: TermIndex, term: Term, own: list[int] = ()) -> tuple[list[i
     fields, and those it is the rarest word of (`own`, rarest_terms); the
     rest of its message records (the ranking matches their patterns) have
     their texts."""
-    weights = index.weights(term)
-    score: dict[int, float] = {}
-    for f, (name, _) in enumerate(FIELDS):
-        if name in CARD_FIELDS:
-            boost = CARD_BOOSTS[CARD_FIELDS.index(name)]
-            for ref, weight in weights[f]:
-                score[ref] = score.get(ref, 0) + boost * weight
-    chosen = set(sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS]) | set(own)
+    chosen = set(best_records(weights, CARD_BOOSTS)) | set(own)
     return sorted(chosen), sorted({ref for ref, _ in weights[0]} - chosen)
-
-
-def common_card_refs(index: TermIndex, term: Term) -> list[int]:
-    """A common term's CARD_RECORDS best records by its weight in every field:
-    a query of that word alone ranks by all of them (its file is read for no
-    other query), and its first screen is among them."""
-    score: dict[int, float] = {}
-    for field_weights in index.weights(term):
-        for ref, weight in field_weights:
-            score[ref] = score.get(ref, 0) + weight
-    return sorted(sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS])
 
 
 def pattern_text(record: Summary) -> str:
@@ -221,15 +218,17 @@ def search_files(records: list[Summary]) -> SearchFiles:
         head = [term, entry.index, documents]
         refs: list[int] = []
         others: list[int] = []
+        weights = index.weights(entry)
         if documents > threshold:
-            best = common_card_refs(index, entry)
+            # a query of that word alone ranks by its weight in every field: its first screen is among these
+            best = sorted(best_records(weights, EVERY_FIELD))
             pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json",
-                              inert_json(postings(index, entry, texts) + [[[ref, *docs[ref]] for ref in best]])))
+                              inert_json(postings(index, entry, weights, texts) + [[[ref, *docs[ref]] for ref in best]])))
             common[term] = [entry.index, documents]
             text = compact(head)
         else:
-            text = compact(head + postings(index, entry, None))
-            refs, others = card_refs(index, entry, own_cards.get(term, ()))
+            text = compact(head + postings(index, entry, weights, None))
+            refs, others = card_refs(weights, own_cards.get(term, ()))
             vocabulary.append(term)
 
         def added(fresh: bool) -> int:
