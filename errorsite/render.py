@@ -24,8 +24,9 @@ from .describe import page_title, record_description, unfurl_description
 SITE_NAME = "Error Index"
 SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
                     "causes, fixes and the source that raises them.")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'")
+# style-src and connect-src fall back to default-src 'self'; script-src says it outright.
+CSP = ("default-src 'self'; script-src 'self'; img-src 'self' https: data:; object-src 'none'; "
+       "base-uri 'self'; form-action 'self'")
 
 CODE_SECTIONS = (  # (record attribute, anchor id, heading)
     ("example_fix", "example-fix", "Example fix"),

@@ -81,7 +81,7 @@
   // A `#` self-link and a copy button beside every section heading (made here,
   // not in each page's markup: "On this page" already links every section),
   // and a copy button beside every solution.
-  Array.prototype.forEach.call(article.querySelectorAll("h2.anchored[id]"), function (h) {
+  Array.prototype.forEach.call(article.querySelectorAll("h2[id]"), function (h) {
     var name = h.firstChild ? h.firstChild.textContent.trim() : h.id;
     var anchor = document.createElement("a");
     anchor.className = "anchor";

@@ -38,7 +38,7 @@ def pages_of(records: list[Record]) -> dict[str, str]:
 
 
 def record_links(html: str) -> list[str]:
-    return re.findall(r'<a class="record-link" href="([^"]+)">', html)
+    return re.findall(r'<li><a href="([^"]+)"><bdi>', html)  # macros.record_item
 
 
 def rel_links(html: str) -> dict[str, str]:

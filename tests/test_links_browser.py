@@ -108,7 +108,7 @@ def test_copy_links_to_sections_solutions_and_lines(shared_site, clipboard_page)
     # Each heading's `#` links to its section on this page (record-tools.js adds it).
     link = page.page.get_by_role("link", name="Link to section: Solutions")
     assert link.get_attribute("href") == "#solutions" and link.inner_text() == "#"
-    assert page.page.locator("h2 a.anchor").count() == page.page.locator("h2.anchored[id]").count() > 5
+    assert page.page.locator("h2 a.anchor").count() == page.page.locator("article h2[id]").count() > 5
     assert page.errors == []
 
 

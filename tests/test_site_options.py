@@ -86,7 +86,7 @@ def test_page_size_paginates_listings():
     tag = urls.tag_path("many")
     assert {urls.page_path(tag, n) for n in (1, 2, 3)} <= set(site)
     assert urls.page_path(tag, 4) not in site
-    assert len(re.findall(r'class="record-link"', site[tag])) == 2
+    assert len(re.findall(r'<li><a href="[^"]+"><bdi>', site[tag])) == 2
 
 
 # --- template overrides ------------------------------------------------------------
