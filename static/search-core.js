@@ -240,7 +240,7 @@
       near.forEach(function (terms) { terms.forEach(function (t) { term(t, FUZZY_BOOST); }); });
       context.forEach(function (t) { term(t, CONTEXT_BOOST); });
       prefixed.forEach(function (t) { term(t, PREFIX_BOOST); });
-    });
+    }, CANDIDATES);  // the split index leaves out the rest; lunr's own index ignores it
     var ranked = ranking.rank(data, text, q, results.slice(0, CANDIDATES)).slice(0, limit);
     // The first screen's cards are waited for; the others are taken when
     // they came with the postings, and fetched after (SplitSearch.cards).

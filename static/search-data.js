@@ -11,11 +11,12 @@
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
     module.exports = factory(require("./vendor/lunr-2.3.9/lunr.min.js"), require("./search-core.js"),
-                             require("./search-match.js"), require("./search-tokens.js"));
+                             require("./search-match.js"), require("./search-tokens.js"), require("./search-score.js"));
   } else {
-    root.ErrorSearchData = factory(root.lunr, root.ErrorSearch, root.ErrorSearchMatch, root.ErrorSearchTokens);
+    root.ErrorSearchData = factory(root.lunr, root.ErrorSearch, root.ErrorSearchMatch, root.ErrorSearchTokens,
+                                   root.ErrorSearchScore);
   }
-})(typeof self !== "undefined" ? self : this, function (lunr, ErrorSearch, match, tokens) {
+})(typeof self !== "undefined" ? self : this, function (lunr, ErrorSearch, match, tokens, score) {
   "use strict";
 
   var MAX_ROUNDS = 8;
@@ -176,33 +177,18 @@
     });
   };
 
-  /* A lunr index of just `terms`, in lunr's own serialized form. */
+  /* What lunr would answer on an index of just `terms` (search-score.js). */
   SplitIndex.prototype.index = function (terms) {
     var key = terms.slice().sort().join(" ");
     if (this.cache.key === key) return this.cache.index;
-    var self = this, fields = this.fields, inverted = [], vectors = Object.create(null);
+    var self = this, found = Object.create(null);
     terms.forEach(function (term) { self.posting(term); });
     if (this.pending()) return null;
-    terms.slice().sort().forEach(function (term) {
-      var entry = self.entries[term], posting = self.postings[term], lunrPosting = { _index: entry[1] };
-      fields.forEach(function (field, f) {
-        var flat = posting[f + 1], step = f === 0 ? MESSAGE_STEP : 2, refs = {};
-        for (var i = 0; i < flat.length; i += step) {
-          refs[flat[i]] = {};
-          var fieldRef = field + "/" + flat[i];
-          (vectors[fieldRef] || (vectors[fieldRef] = [])).push([entry[1], flat[i + 1]]);
-        }
-        lunrPosting[field] = refs;
-      });
-      inverted.push([term, lunrPosting]);
+    terms.forEach(function (term) {
+      found[term] = { index: self.entries[term][1], fields: self.fields.map(function (_, f) { return self.postings[term][f + 1]; }) };
     });
-    var fieldVectors = Object.keys(vectors).map(function (fieldRef) {
-      var pairs = vectors[fieldRef].sort(function (a, b) { return a[0] - b[0]; }), flat = [];
-      pairs.forEach(function (pair) { flat.push(pair[0], pair[1]); });
-      return [fieldRef, flat];
-    });
-    var index = lunr.Index.load({ version: this.meta.lunr, fields: fields, fieldVectors: fieldVectors,
-                                  invertedIndex: inverted, pipeline: ["stemmer"] });
+    var steps = this.fields.map(function (_, f) { return f === 0 ? MESSAGE_STEP : 2; });
+    var index = new score.TermScores(this.fields, this.records, found, steps);
     this.cache = { key: key, index: index };
     return index;
   };

@@ -249,3 +249,46 @@ def test_a_record_of_frequent_words_alone_has_its_card_with_its_rarest_word():
         assert target not in card_refs(index.weights(index.terms[word]))[0]
     carried = {card[0] for n in range(len(meta["buckets"])) for card in files[f"{urls.SEARCH_PATH}t/{n}.json"][2]}
     assert target in carried  # …yet carried, by its rarest word
+
+
+# lunr.js's query on the whole index, and search-score.js's on the split
+# files' postings: [ref, score, each term's fields in lunr's order] per result.
+TERM_SCORES = r"""
+const [data, lunrPath, splitPath] = process.argv.slice(1);
+const lunr = require(lunrPath), { SplitIndex } = require(splitPath);
+const { whole, files, meta, queries } = JSON.parse(require("fs").readFileSync(data, "utf8"));
+const index = lunr.Index.load(whole), split = new SplitIndex(meta, files);
+const shown = (results) => results.map((r) => [r.ref, r.score,
+  Object.keys(r.matchData.metadata).map((t) => [t, Object.keys(r.matchData.metadata[t])])]);
+const ask = (clauses) => (q) => clauses.forEach(([t, boost]) => q.term(t, { boost, usePipeline: false }));
+const out = queries.map((clauses) => {
+  const terms = [...new Set(clauses.map((c) => c[0]))];
+  terms.forEach((t) => split.df(t));  // reads each term's bucket, as the search does before it scores
+  return [shown(index.query(ask(clauses))), shown(split.index(terms).query(ask(clauses)))];
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_term_scores_are_lunrs_to_the_last_bit(corpus, tmp_path):
+    """search-score.js computes lunr's scores without a lunr index: the same
+    scores, ties in the same order, the same match data, for clauses of
+    frequent and rare terms, repeated terms and the query's boosts."""
+    pages = {page.path.removeprefix(urls.SEARCH_PATH): json.loads(page.content) for page in search_pages(corpus).pages}
+    meta = pages["meta.json"]
+    terms = sorted(term_index(corpus).terms)
+    rng = random.Random(7)
+    queries = [[[rng.choice(terms), rng.choice([1, 0.4, 0.3, 0.2])] for _ in range(rng.randrange(1, 12))]
+               for _ in range(150)]
+    queries += [[[term, 1]] for term in sorted(meta["common"])] + [[["error", 1], ["error", 0.4], ["key", 0.2]]]
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"whole": build_index(corpus), "meta": meta, "queries": queries,
+                                "files": {p: v for p, v in pages.items() if p.startswith(("t/", "c/"))}}), "utf-8")
+    run = subprocess.run([NODE, "-e", TERM_SCORES, str(data), str(ROOT / "static" / "vendor" / "lunr-2.3.9" / "lunr.min.js"),
+                          str(ROOT / "static" / "search-data.js")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    compared = json.loads(run.stdout)
+    assert sum(len(whole) for whole, _ in compared) > 1000
+    for clauses, (whole, split) in zip(queries, compared):
+        assert split == whole, clauses
