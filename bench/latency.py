@@ -17,10 +17,17 @@ round trip, 4 Mbit/s). With `whole=True`
 the same queries run on the whole index in one piece (index.json + docs.json,
 written beside the site for this purpose only), as the site served it before
 the split, to show both side by side.
+
+    python -m bench.latency RECORDS SEARCH_FILES
+
+runs the corpus's queries on a large corpus's search files alone (made by
+bench/search_files.py RECORDS SEARCH_FILES) behind the search page of a site
+of the repository's few records: the work tree's engine at 100,000 records in
+minutes, without the full build.
 """
 from __future__ import annotations
 
-import gzip, json, statistics, subprocess, tempfile
+import gzip, json, os, shutil, statistics, subprocess, sys, tempfile
 from pathlib import Path
 
 from bench.queries import corpus_kind_queries
@@ -183,3 +190,39 @@ def search_latency(site: Path, records: Path, whole: bool = False) -> dict:
                 (site / urls.SEARCH_PATH / "whole" / name).unlink(missing_ok=True)
             (site / urls.SEARCH_PATH / "whole").rmdir()
     return result
+
+
+def site_with_search_files(search_files: Path, folder: Path) -> Path:
+    """A site of the repository's own few records whose search data is that
+    of `search_files` (bench/search_files.py's OUT): the work tree's search
+    page and engine over a large corpus's files, without building its pages.
+    The files are hard-linked where they can be: 100,000 records make 12,000."""
+    root = Path(__file__).resolve().parent.parent
+    site = folder / "site"
+    subprocess.run([sys.executable, str(root / "build.py"), "--records", str(root / "records"), "--out", str(site),
+                    "-q", "--no-cache"], check=True)
+    search = site / urls.SEARCH_PATH
+    page = (search / "index.html").read_bytes()
+    shutil.rmtree(search)
+
+    def link(source: str, target: str) -> None:
+        try:
+            os.link(source, target)
+        except OSError:  # another file system
+            shutil.copy2(source, target)
+    shutil.copytree(search_files / urls.SEARCH_PATH, search, copy_function=link)
+    (search / "index.html").write_bytes(page)
+    return site
+
+
+def main() -> None:
+    """python -m bench.latency RECORDS SEARCH_FILES: the corpus's queries in
+    Chromium on SEARCH_FILES (bench/search_files.py RECORDS SEARCH_FILES), as JSON."""
+    records, search_files = Path(sys.argv[1]), Path(sys.argv[2])
+    with tempfile.TemporaryDirectory() as folder:
+        site = site_with_search_files(search_files, Path(folder))
+        print(json.dumps(search_latency(site, records), indent=1))
+
+
+if __name__ == "__main__":
+    main()
