@@ -251,6 +251,27 @@ def test_a_record_of_frequent_words_alone_has_its_card_with_its_rarest_word():
     assert target in carried  # …yet carried, by its rarest word
 
 
+
+def test_the_records_of_a_pattern_have_their_cards_with_its_rarest_word():
+    """A paste ranks first the records of its message's pattern: they share
+    the pattern's words, not their rarest (a name each), which the paste
+    lacks. Their cards travel with the rarest word of the pattern's text too."""
+    from errorsite.search.index import stem
+    from tests.test_search_hangs import summary
+    corpus = [summary(f"parsed thing{'x' * (i % 7)}", slug=f"p{i:03d}") for i in range(150)]
+    corpus += [summary(f"attribute other{'y' * (i % 5)}", slug=f"a{i:03d}") for i in range(250)]
+    corpus += [summary(f"parsed attribute v{i}q", pattern="parsed attribute {name}", slug=f"t{i:02d}") for i in range(20)]
+    corpus += [summary(f"other words {i}", slug=f"o{i:04d}") for i in range(6000)]
+    corpus.sort(key=urls.record_path)
+    targets = {ref for ref, record in enumerate(corpus) if record.slug.startswith("t")}
+    files = {page.path: json.loads(page.content) for page in search_files(corpus).pages}
+    meta = files[urls.SEARCH_PATH + "meta.json"]
+    buckets = [files[f"{urls.SEARCH_PATH}t/{n}.json"] for n in range(len(meta["buckets"]))]
+    holding = next(b for b in buckets if any(entry[0] == stem("parsed") for entry in b[0]))
+    assert next(e for e in holding[0] if e[0] == stem("parsed"))[2] > CARD_RECORDS  # not all among its best
+    assert targets <= {card[0] for card in holding[2]}
+
+
 # lunr.js's query on the whole index, and search-score.js's on the split
 # files' postings: [ref, score, each term's fields in lunr's order] per result.
 TERM_SCORES = r"""

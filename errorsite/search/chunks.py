@@ -25,10 +25,12 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   `[ref, …result card]` of each entry's CARD_RECORDS best records in its
   postings of the message, code and class fields (CARD_FIELDS), by its own
   weights there: the card a result shows most often comes with the postings
-  that found the record. The texts, `[ref, text, …]`, are the pattern texts
-  of the rest of its message records: the ranking matches them, so it waits
-  for no card file. A bucket's size, cards and texts included, is about
-  BUCKET_BYTES;
+  that found the record; and of records among no word's best, those it is
+  the rarest word of, in their message (rarest_terms) or in their pattern's
+  text (pattern_terms), up to CARD_RECORDS of each. The texts, `[ref, text,
+  …]`, are the pattern texts of the rest of its message records: the
+  ranking matches them, so it waits for no card file. A bucket's size, cards
+  and texts included, is about BUCKET_BYTES;
 - `c/I.json`: the postings of a common term (in more than 5% and more than 100
   records), its message postings with their pattern text's place in the list
   of texts after them, then the cards of its CARD_RECORDS best records (not of
@@ -161,6 +163,34 @@ def rarest_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
     return found
 
 
+def pattern_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
+    """term → records whose card travels with it as the rarest word of their
+    pattern's literal text (a word in both their message and their pattern)
+    with room (CARD_RECORDS such cards a word): a paste or a few words of one
+    message rank first the records of the same pattern, and those share its
+    words, not their rarest (a value such as a name), which the query does
+    not have. search_files drops them where they would put a file over its
+    budget."""
+    words: dict[int, list[tuple[int, str]]] = {}
+    carried: set[int] = set()
+    for term, entry in index.terms.items():
+        documents = entry.distinct_documents()
+        if documents > threshold:
+            continue  # a common word: left out of queries that have others
+        for ref in set(entry.refs[0]).intersection(entry.refs[1]):
+            if documents <= CARD_RECORDS:
+                carried.add(ref)  # among that word's best: all its records are
+            else:
+                words.setdefault(ref, []).append((documents, term))
+    found: dict[str, list[int]] = {}
+    for ref in sorted(words.keys() - carried):
+        for _, term in sorted(words[ref]):
+            if len(found.setdefault(term, [])) < CARD_RECORDS:
+                found[term].append(ref)
+                break
+    return found
+
+
 def best_records(weights: Weights, boosts: tuple[float, ...]) -> list[int]:
     """The CARD_RECORDS records with the highest sum of the term's weights
     times each field's boost (a field boosted 0 does not count)."""
@@ -198,6 +228,7 @@ def search_files(records: list[Summary]) -> SearchFiles:
     texts = [pattern_text(record) for record in records]
     threshold = common_above(index.count)
     own_cards = rarest_terms(index, threshold)
+    pattern_cards = pattern_terms(index, threshold)
     pages: list[Page] = []
     buckets: list[list[str]] = []
     bounds: list[str] = []
@@ -228,7 +259,7 @@ def search_files(records: list[Summary]) -> SearchFiles:
             text = compact(head)
         else:
             text = compact(head + postings(index, entry, weights, None))
-            refs, others = card_refs(weights, own_cards.get(term, ()))
+            refs, others = card_refs(weights, [*own_cards.get(term, ()), *pattern_cards.get(term, ())])
             vocabulary.append(term)
 
         def added(fresh: bool) -> int:
@@ -237,6 +268,8 @@ def search_files(records: list[Summary]) -> SearchFiles:
             return (sum(card_bytes[ref] for ref in refs if ref not in have) +
                     sum(len(str(ref)) + len(text_texts[ref].encode()) + 2 for ref in others
                         if ref not in have and ref not in said))
+        if term in pattern_cards and len(text.encode()) + added(True) > FILE_BUDGET:
+            refs, others = card_refs(weights, own_cards.get(term, ()))  # a file of its own, over budget with them
         # the term's bytes, the bracket or comma before them, and the cards and texts it adds
         cost = len(text.encode()) + 1 + (added(False) if buckets else 0)
         if not buckets or (buckets[-1] and size + cost + 1 > BUCKET_BYTES):
