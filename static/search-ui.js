@@ -290,8 +290,29 @@
     }
   });
 
+  // The "/" hint and the description of the keys tell what this script does,
+  // so it is this script that adds them: a page without it promises no keys,
+  // and the site's thousands of pages do not each carry them.
+  function describeKeys(box) {
+    if (box.id !== "search-input" || document.getElementById("search-help")) return;
+    var hint = document.createElement("span");
+    hint.className = "key-hint";
+    hint.setAttribute("aria-hidden", "true");
+    hint.title = "Press / to search";
+    hint.textContent = "/";
+    box.parentNode.insertBefore(hint, box.nextSibling);  // the stylesheet hides it once the box is in use (~)
+    var help = document.createElement("span");
+    help.id = "search-help";
+    help.className = "visually-hidden";
+    help.textContent = "Results show as you type. Enter opens the top result, Shift+Enter starts a new line; " +
+      "arrow keys move through results.";
+    box.form.appendChild(help);
+    box.setAttribute("aria-describedby", help.id);
+  }
+
   function start() {
     Array.prototype.forEach.call(document.querySelectorAll("textarea.search-input"), function (box) {
+      describeKeys(box);
       searchBox(box);
       // Someone is about to search: fetch the search code and meta.json (none
       // of the index's words yet) now.
