@@ -55,6 +55,7 @@ Lengths, prefixes and sort order count UTF-16 code units, as JavaScript does.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
@@ -143,24 +144,7 @@ def rarest_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
     room (CARD_RECORDS such records a word), so that no record is left to its
     card file when its own message is pasted (13.8% of them were, at 100,000
     records); a paste asks for every word of its message lines."""
-    words: dict[int, list[tuple[int, str]]] = {}
-    carried: set[int] = set()
-    for term, entry in index.terms.items():
-        documents = entry.distinct_documents()
-        if documents > threshold:
-            continue
-        for ref in entry.refs[0]:
-            if documents <= CARD_RECORDS:
-                carried.add(ref)  # among that word's best: all its records are
-            else:
-                words.setdefault(ref, []).append((documents, term))
-    found: dict[str, list[int]] = {}
-    for ref in sorted(words.keys() - carried):
-        for _, term in sorted(words[ref]):
-            if len(found.setdefault(term, [])) < CARD_RECORDS:
-                found[term].append(ref)
-                break
-    return found
+    return _cards_by_rarest_word(index, threshold, lambda entry: entry.refs[0])
 
 
 def pattern_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
@@ -171,13 +155,22 @@ def pattern_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
     words, not their rarest (a value such as a name), which the query does
     not have. search_files drops them where they would put a file over its
     budget."""
+    return _cards_by_rarest_word(index, threshold,
+                                 lambda entry: set(entry.refs[0]).intersection(entry.refs[1]))
+
+
+def _cards_by_rarest_word(index: TermIndex, threshold: float,
+                          records_of: Callable[[Term], Iterable[int]]) -> dict[str, list[int]]:
+    """rarest_terms and pattern_terms, which differ in the records a word
+    counts for (`records_of` its entry): each record among no such word's
+    best goes to its rarest one with room, CARD_RECORDS records a word."""
     words: dict[int, list[tuple[int, str]]] = {}
     carried: set[int] = set()
     for term, entry in index.terms.items():
         documents = entry.distinct_documents()
         if documents > threshold:
             continue  # a common word: left out of queries that have others
-        for ref in set(entry.refs[0]).intersection(entry.refs[1]):
+        for ref in records_of(entry):
             if documents <= CARD_RECORDS:
                 carried.add(ref)  # among that word's best: all its records are
             else:
