@@ -251,7 +251,6 @@ def test_a_record_of_frequent_words_alone_has_its_card_with_its_rarest_word():
     assert target in carried  # …yet carried, by its rarest word
 
 
-
 def test_the_records_of_a_pattern_have_their_cards_with_its_rarest_word():
     """A paste ranks first the records of its message's pattern: they share
     the pattern's words, not their rarest (a name each), which the paste
