@@ -33,7 +33,8 @@ from pathlib import Path
 from bench.queries import corpus_kind_queries
 
 from errorsite import urls
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, Server
+from bench.host import StaticHost
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 
 SAMPLES = 6
 PHONE = {"offline": False, "latency": 150, "downloadThroughput": 4e6 / 8, "uploadThroughput": 4e6 / 8}
@@ -169,7 +170,7 @@ def search_latency(site: Path, records: Path, whole: bool = False) -> dict:
     queries = corpus_queries(records)
     if whole:
         write_whole_index(records, site)
-    server = Server(site)
+    server = StaticHost(site)
     base = f"http://127.0.0.1:{server.port}/"
     result: dict = {}
     try:

@@ -143,10 +143,10 @@
       return promise;
     }
 
-    box.addEventListener("input", function () {
+    box.addEventListener("input", function (event) {
       clearTimeout(timer);
       if (!box.value.trim()) { shownQuery = null; close(); return; }
-      timer = setTimeout(run, WAIT);
+      if (window.ErrorSearchUI.isPaste(event)) run(); else timer = setTimeout(run, WAIT);
     });
     // Back in the box (a focus, a click, ↓ after Escape), its results show again.
     function reopen() {

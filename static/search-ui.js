@@ -82,6 +82,12 @@
     return window.ErrorSearchTokens.stemsOf(words.map(String));
   }
 
+  /* An input event that put more than one character in the box (a paste,
+   * a drop, an autocompletion): no keystroke is likely to follow it. */
+  function isPaste(event) {
+    return /^insertFrom/.test(event.inputType || "") || (event.data || "").length > 1;
+  }
+
   // ---- The search page --------------------------------------------------------
   function searchPage(input, list, status, weak) {
     var active = -1;
@@ -211,9 +217,10 @@
 
     // Someone on the search page is about to search: fetch the index now.
     input.addEventListener("focus", function () { engineReady().catch(function () {}); });
-    input.addEventListener("input", function () {
+    input.addEventListener("input", function (event) {
       clearTimeout(timer);
-      timer = setTimeout(run, 60);
+      // A keystroke waits for the next; a paste is the whole query at once.
+      if (isPaste(event)) run(); else timer = setTimeout(run, 60);
     });
     // Arrows move through results, except inside a paste of several lines,
     // where they move the caret until it is on the first or the last line.
@@ -339,7 +346,7 @@
   }
 
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
-  window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady };
+  window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, isPaste: isPaste };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -109,3 +109,26 @@ def test_focus_asks_for_meta_json_once_beside_the_scripts(shared_site, page):
     assert len(metas) == 1 and len(engine) == 1
     assert metas[0][1] < engine[0][2]  # asked for before the engine had arrived
     assert page.errors == []
+
+
+# Timers of the keystroke wait never fire: what is searched then was searched at once.
+HOLD_KEYSTROKE_WAIT = """() => { const set = window.setTimeout;
+    window.setTimeout = (f, ms, ...rest) => ms === 60 ? 0 : set(f, ms, ...rest); }"""
+
+
+@pytest.mark.parametrize("where", ["-/search/", KV_CACHE.removeprefix("/errors/")])
+def test_a_paste_is_searched_at_once_and_keystrokes_wait_for_the_next(shared_site, clipboard_page, where):
+    """A paste is the whole query: it does not wait the 60 ms a keystroke
+    waits for the next one, on the search page or in any page's panel."""
+    page = clipboard_page
+    open_search(page, shared_site.base_url + where)
+    page.page.evaluate(HOLD_KEYSTROKE_WAIT)
+    box = page.page.locator("#search-input")
+    box.focus()
+    page.page.keyboard.type("GroupNorm")
+    page.page.evaluate("text => navigator.clipboard.writeText(text)", TRACEBACK)
+    page.page.keyboard.press("Control+A")
+    page.page.keyboard.press("Control+V")
+    page.page.wait_for_function("t => window.__searched.includes(t)", arg=TRACEBACK)
+    assert not any(text.startswith("G") for text in page.page.evaluate("window.__searched"))
+    assert page.errors == []
