@@ -16,7 +16,8 @@ import os
 import threading
 from pathlib import Path
 
-COMPRESSED_TYPES = ("text/", "application/json", "application/javascript", "application/xml", "image/svg+xml")
+COMPRESSED_TYPES = ("text/", "application/json", "application/javascript", "application/xml", "application/wasm",
+                    "image/svg+xml")
 
 
 class StaticHost:

@@ -17,7 +17,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.queries import corpus_kind_queries  # noqa: E402
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from bench.host import StaticHost  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 SEARCH = """async (q) => {
   const t0 = performance.now();
@@ -31,7 +32,7 @@ SEARCH = """async (q) => {
 def main() -> None:
     from playwright.sync_api import sync_playwright
     site, records = Path(sys.argv[1]), Path(sys.argv[2])
-    server = Server(site)
+    server = StaticHost(site)
     base = f"http://127.0.0.1:{server.port}/"
     try:
         with sync_playwright() as playwright:
