@@ -15,7 +15,7 @@ import pytest
 from bench.queries import KINDS, kind_queries
 from bench.repos import repositories
 from errorsite import urls
-from errorsite.search import search_pages
+from errorsite.search import search_order, search_pages
 from tests.search_node import NODE, need_node
 from tests.test_search_split import ROOT, summaries
 
@@ -71,7 +71,7 @@ def corpus():
 def measured(corpus, tmp_path_factory):
     need_node()
     folder = tmp_path_factory.mktemp("search")
-    records = summaries(corpus[1])
+    records = search_order(summaries(corpus[1]))  # records[ref]
     write_site(folder, records)
     queries = kind_queries([record for document in corpus[1] for record in [document["record"]]], 4)
     queries["traceback"] = queries["traceback"] or []
@@ -126,10 +126,11 @@ def test_the_cards_past_the_first_screen_come_on_request(measured):
     outcome = json.loads(run.stdout)
     assert outcome["first"] and outcome["results"] > 8
     cards = {}
+    per_file = json.loads((measured["folder"] / "meta.json").read_text())["docsPerFile"]
     for path in (measured["folder"] / "d").glob("*.json"):
         n = int(path.stem)
         for i, card in enumerate(json.loads(path.read_text())):
-            cards[n * 16 + i] = card
+            cards[n * per_file + i] = card
     assert all(doc == cards[ref] for ref, doc in outcome["docs"])
 
 

@@ -357,12 +357,12 @@ def test_hard_pastes_rank_first_when_their_words_would_spend_the_term_file_budge
     a cold search page for each query."""
     import subprocess
     from errorsite import urls
-    from errorsite.search import chunks, search_pages
+    from errorsite.search import chunks, search_order, search_pages
     from tests.conftest import ROOT
     from tests.search_node import NODE, need_node
     need_node()
     monkeypatch.setattr(chunks, "BUCKET_BYTES", bucket_bytes)
-    records = sorted(hard_records(), key=urls.record_path)
+    records = search_order(hard_records())  # the whole index's refs are the split files' positions
     whole, split = tmp_path / "whole", tmp_path / "split"
     whole.mkdir()
     docs = [result_doc(r) for r in records]

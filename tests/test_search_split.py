@@ -14,7 +14,7 @@ import pytest
 
 from errorsite import urls
 from errorsite.render import summarize
-from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_pages, search_rules
+from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_order, search_pages, search_rules
 from errorsite.search.buckets import units, vocabulary_keys
 from errorsite.search.chunks import BUCKET_BYTES, CARD_RECORDS, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files, term_index
 from errorsite.validate import validate
@@ -205,7 +205,7 @@ def queries_for(records, count: int, seed: int = 7) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.skipif(NODE is None, reason="node is not installed: the split search is compared under Node")
 def test_split_search_ranks_as_the_whole_index(mined_corpus, tmp_path):
-    corpus = mined_corpus
+    corpus = search_order(mined_corpus)  # the whole index's refs are the split files' positions
     whole, split = tmp_path / "whole", tmp_path / "split"
     whole.mkdir()
     for name, value in [("index.json", build_index(corpus)), ("docs.json", [result_doc(r) for r in corpus]),
@@ -295,6 +295,7 @@ def test_term_scores_are_lunrs_to_the_last_bit(corpus, tmp_path):
     """search-score.js computes lunr's scores without a lunr index: the same
     scores, ties in the same order, the same match data, for clauses of
     frequent and rare terms, repeated terms and the query's boosts."""
+    corpus = search_order(corpus)  # the whole index's refs are the split files' positions
     pages = {page.path.removeprefix(urls.SEARCH_PATH): json.loads(page.content) for page in search_pages(corpus).pages}
     meta = pages["meta.json"]
     terms = sorted(term_index(corpus).terms)

@@ -42,7 +42,8 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   term of at most 5 under one key. A word within one edit of a typo of 5 or
   more letters shares its first two or its last two letters with it; a
   shorter typo's neighbours are all short. The key picks the file by hash;
-- `d/N.json`: result cards, 16 records a file: for the results whose card no
+- `d/N.json`: result cards, DOCS_PER_FILE records a file (alike records
+  are neighbours: search_order): for the results whose card no
   term file read carries (found by their repository or file, or past their
   words' best records).
 
@@ -69,7 +70,7 @@ from .terms import Term, TermIndex
 
 FORMAT = 4
 BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term gets one of its own
-DOCS_PER_FILE = 16
+DOCS_PER_FILE = 64
 FILE_BUDGET = 256_000     # any search file larger than this is named in a warning…
 META_BUDGET = 80_000      # …and meta.json over this (about 30 KB gzipped), fetched on focus
 COMMON_SHARE = 0.05       # a word in more than 5% of the records…
