@@ -170,7 +170,7 @@ def search_latency(site: Path, records: Path, whole: bool = False) -> dict:
     queries = corpus_queries(records)
     if whole:
         write_whole_index(records, site)
-    server = StaticHost(site)
+    server = StaticHost(site, ahead=(urls.SEARCH_PATH, urls.STATIC_PATH))
     base = f"http://127.0.0.1:{server.port}/"
     result: dict = {}
     try:
