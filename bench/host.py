@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import gzip
 import http.server
+import io
 import mimetypes
 import os
 import threading
@@ -32,7 +33,7 @@ class StaticHost:
             for dirpath, _, names in os.walk(root / folder):
                 for name in names:
                     path = os.path.join(dirpath, name)
-                    if mimetypes.guess_type(path)[0] and mimetypes.guess_type(path)[0].startswith(COMPRESSED_TYPES):
+                    if (mimetypes.guess_type(path)[0] or "").startswith(COMPRESSED_TYPES):
                         _gzipped(path, os.stat(path).st_mtime_ns)
         handler = functools.partial(_Handler, directory=str(root))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -74,18 +75,4 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Vary", "Accept-Encoding")
         self.end_headers()
-        return _Body(body)
-
-
-class _Body:
-    """What send_head returns: a file-like object do_GET copies and closes."""
-
-    def __init__(self, data: bytes):
-        self.data = data
-
-    def read(self, size: int = -1) -> bytes:
-        data, self.data = self.data, b""
-        return data
-
-    def close(self) -> None:
-        pass
+        return io.BytesIO(body)  # what do_GET copies to the client
