@@ -1,7 +1,7 @@
 """Benchmarks: our build beside Hugo and beside the floor, on real-shaped records.
 
     python bench/bench.py --sizes 1000 10000 [--repeat 3] [--no-hugo] [--json FILE]
-    python bench/bench.py --sizes 10000 --search         # + cold queries in Chromium, split and whole
+    python bench/bench.py --sizes 10000 --search         # + cold queries in Chromium: split, whole, Pagefind
     python bench/bench.py --install                      # apt-get the source trees and hugo
 
 Per size: a corpus from bench/shaped.py (cached in bench/out/); our full build
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-from bench import hugo, measure, report, results, shaped, sources  # noqa: E402
+from bench import hugo, measure, pagefind, report, results, shaped, sources  # noqa: E402
 from errorsite import urls  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -119,6 +119,11 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     if args.search:
         from bench.latency import search_latency
         result["search"] = search_latency(site, records, whole=size <= args.whole_up_to)
+        if use_hugo and size <= args.pagefind_up_to and pagefind.available():
+            # The anchor: Pagefind indexing Hugo's pages of the same records.
+            result["pagefind_index"] = as_dict(measure.checked(pagefind.index_command(hugo_out)))
+            for kind, sides in pagefind.pagefind_latency(hugo_out, records).items():
+                result["search"].setdefault(kind, {}).update(sides)
     if not args.keep:
         for folder in (floor_out, hugo_out, OUT / f"serve-{size}"):
             measure.discard(folder)
@@ -168,6 +173,9 @@ def main() -> None:
     parser.add_argument("--whole-up-to", type=int, default=20000, metavar="N",
                         help="with --search, also time the whole index in one piece up to N records (lunr.py "
                              "builds it in memory: about 4 GB at 100k)")
+    parser.add_argument("--pagefind-up-to", type=int, default=10000, metavar="N",
+                        help="with --search and Hugo, also index Hugo's site with Pagefind and time its queries, "
+                             "up to N records (pip install pagefind; 3 GB and 275 s at 10k)")
     parser.add_argument("--json", type=Path, help="append each size's figures to this file, one JSON a line")
     parser.add_argument("--results", type=Path, default=results.RESULTS, metavar="FILE",
                         help="append each size's dated figures here, one JSON a line (default: bench/results.jsonl)")

@@ -59,6 +59,8 @@ def table(r: dict) -> str:
     raw, packed = r["search_bytes"], r["search_gzip_bytes"]
     lines.append(row("search data") + f"{raw / 1e6:,.2f} MB raw, {packed / 1e6:,.2f} MB gzipped = "
                  f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")
+    if r.get("pagefind_index"):
+        lines.append(row("Pagefind's index", *run_cells(r["pagefind_index"]), tail="of Hugo's site"))
     for kind, sides in (r.get("search") or {}).items():
         for side, f in sides.items():
             lines.append(f"search, {kind}, {side}: " + search_cells(f))
@@ -71,11 +73,22 @@ def site_cells(size: int, files: int, records: int) -> str:
 
 
 def search_cells(f: dict) -> str:
-    """A cold query's figures: median (max) over the sampled queries."""
+    """A cold query's figures: median (max) over the sampled queries, those it has
+    (Pagefind's have no rounds, raw bytes, warm time or heap)."""
     cell = lambda key, fmt: f"{fmt(f[key]['median'])} ({fmt(f[key]['max'])})"
     kb = lambda v: f"{v / 1e3:,.1f} KB"
-    rounds = f"{cell('rounds', str)} rounds, " if "rounds" in f else ""
-    later = f" (+{cell('later_requests', str)} after the first screen)" if "later_requests" in f else ""
-    return (f"{cell('requests', str)} requests{later}, {rounds}{cell('gzip', kb)} gzipped, {cell('raw', kb)} raw; first result "
-            f"{cell('first_result_ms', str)} ms, {cell('after_data_ms', str)} ms after the data; warm "
-            f"{cell('warm_ms', str)} ms; heap {cell('heap_mb', str)} MB")
+    parts = [f"{cell('requests', str)} requests"
+             + (f" (+{cell('later_requests', str)} after the first screen)" if "later_requests" in f else "")]
+    for key, text in (("rounds", "{} rounds"), ("gzip", "{} gzipped"), ("raw", "{} raw")):
+        if key in f:
+            parts.append(text.format(cell(key, kb if key in ("gzip", "raw") else str)))
+    timings = [f"first result {cell('first_result_ms', str)} ms"]
+    if "after_data_ms" in f:
+        timings.append(f"{cell('after_data_ms', str)} ms after the data")
+    if "warm_ms" in f:
+        timings.append(f"warm {cell('warm_ms', str)} ms")
+    if "heap_mb" in f:
+        timings.append(f"heap {cell('heap_mb', str)} MB")
+    if "results" in f:
+        timings.append(f"{cell('results', str)} results")
+    return ", ".join(parts) + "; " + "; ".join(timings)

@@ -71,6 +71,8 @@ def line(result: dict, commit: str | None) -> dict:
             out[key] = run_figures(result[key])
     if result.get("search"):
         out["search"] = result["search"]
+    if result.get("pagefind_index"):
+        out["pagefind_index"] = run_figures(result["pagefind_index"])
     return out
 
 

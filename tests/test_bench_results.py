@@ -47,3 +47,19 @@ def test_the_committed_history_reads_oldest_first():
     assert runs, "bench/results.jsonl is empty"
     assert all({"date", "records"} <= run.keys() for run in runs)
     assert [run["date"] for run in runs] == sorted(run["date"] for run in runs)
+
+
+def test_pagefind_beside_ours_in_the_line_and_the_table():
+    from bench import report
+    figures = lambda **values: {key: {"median": v, "max": v} for key, v in values.items()}
+    ours = figures(requests=11, rounds=2, gzip=158_000, raw=700_000, first_result_ms=330, after_data_ms=40,
+                   warm_ms=20, heap_mb=3.4)
+    theirs = figures(requests=29, gzip=1_383_000, first_result_ms=900, results=40)
+    entry = result(search={"traceback": {"split": ours, "Pagefind": theirs}}, pagefind_index={**RUN, "stages": {}})
+    line = results.line(entry, "9ddf6cf")
+    assert line["search"]["traceback"]["Pagefind"] == theirs and line["pagefind_index"]["wall_s"] == 31.25
+    table = report.table(entry)
+    assert "search, traceback, split: 11 (11) requests, 2 (2) rounds, 158.0 KB (158.0 KB) gzipped" in table
+    assert "search, traceback, Pagefind: 29 (29) requests, 1,383.0 KB (1,383.0 KB) gzipped; first result 900 (900) ms" \
+        in table
+    assert "Pagefind's index" in table
