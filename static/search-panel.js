@@ -11,7 +11,6 @@
   "use strict";
   var SHOWN = 8;          // results in the panel; the search page has the rest
   var TITLE_LIMIT = 160;  // characters of a message in the panel
-  var WAIT = 60;          // ms after the last keystroke, as on the search page
 
   function searchPageUrl(form, query) {
     var url = new URL(form.action, window.location.href);
@@ -146,7 +145,7 @@
     box.addEventListener("input", function (event) {
       clearTimeout(timer);
       if (!box.value.trim()) { shownQuery = null; close(); return; }
-      if (window.ErrorSearchUI.isPaste(event)) run(); else timer = setTimeout(run, WAIT);
+      timer = window.ErrorSearchUI.afterInput(event, run);
     });
     // Back in the box (a focus, a click, ↓ after Escape), its results show again.
     function reopen() {

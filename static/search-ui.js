@@ -82,10 +82,15 @@
     return window.ErrorSearchTokens.stemsOf(words.map(String));
   }
 
-  /* An input event that put more than one character in the box (a paste,
-   * a drop, an autocompletion): no keystroke is likely to follow it. */
-  function isPaste(event) {
-    return /^insertFrom/.test(event.inputType || "") || (event.data || "").length > 1;
+  var KEYSTROKE_WAIT = 60;  // ms a keystroke's search waits for the next keystroke
+
+  /* Runs `run` for a box's input event: at once for an input that put more
+   * than one character in the box (a paste, a drop, an autocompletion: no
+   * keystroke is likely to follow it), else after KEYSTROKE_WAIT. Returns
+   * the timer to clear when the next input comes. */
+  function afterInput(event, run) {
+    if (/^insertFrom/.test(event.inputType || "") || (event.data || "").length > 1) { run(); return null; }
+    return setTimeout(run, KEYSTROKE_WAIT);
   }
 
   // ---- The search page --------------------------------------------------------
@@ -219,8 +224,7 @@
     input.addEventListener("focus", function () { engineReady().catch(function () {}); });
     input.addEventListener("input", function (event) {
       clearTimeout(timer);
-      // A keystroke waits for the next; a paste is the whole query at once.
-      if (isPaste(event)) run(); else timer = setTimeout(run, 60);
+      timer = afterInput(event, run);
     });
     // Arrows move through results, except inside a paste of several lines,
     // where they move the caret until it is on the first or the last line.
@@ -346,7 +350,7 @@
   }
 
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
-  window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, isPaste: isPaste };
+  window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
