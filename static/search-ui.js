@@ -99,6 +99,7 @@
     var timer = null;
     var current = [];
     var renderedQuery = null;
+    var running = null;  // {query, promise}: the search on its way, or done last
     var pageTitle = document.title;
 
     function setStatus(text) { status.textContent = text; }
@@ -187,11 +188,14 @@
 
     function run() {
       var query = input.value;
-      if (!query.trim()) { render(query, []); return Promise.resolve(); }
-      return engineReady().then(function (search) {
-        if (input.value !== query) return;  // a newer keystroke is on its way
+      if (!query.trim()) { running = null; render(query, []); return Promise.resolve(); }
+      // Input events that leave the box's text as it was share the search
+      // already made for it: a paste can come as one event a line.
+      if (running && running.query === query) return running.promise;
+      var promise = engineReady().then(function (search) {
+        if (input.value !== query) return forget();  // a newer keystroke is on its way
         return search.search(query, 20).then(function (results) {
-          if (input.value !== query) return;
+          if (input.value !== query) return forget();
           render(query, results);
           if (results.every(function (r) { return r.doc; })) return;
           // Past the first screen, a result found by no word of its message
@@ -206,9 +210,15 @@
           }, function () {});
         });
       }).catch(function (error) {
+        forget();  // the next input tries again
         if (input.value !== query) return;
         setStatus("Search is unavailable: the search data could not be loaded (" + error.message + ").");
       });
+      running = { query: query, promise: promise };
+      return promise;
+
+      // A search whose results were not shown is not shared with a later input.
+      function forget() { if (running && running.promise === promise) running = null; }
     }
 
     function move(step) {

@@ -132,3 +132,17 @@ def test_a_paste_is_searched_at_once_and_keystrokes_wait_for_the_next(shared_sit
     page.page.wait_for_function("t => window.__searched.includes(t)", arg=TRACEBACK)
     assert not any(text.startswith("G") for text in page.page.evaluate("window.__searched"))
     assert page.errors == []
+
+
+@pytest.mark.parametrize("where", ["-/search/", KV_CACHE.removeprefix("/errors/")])
+def test_input_events_that_repeat_the_text_share_one_search(shared_site, page, where):
+    """Playwright's fill puts a multi-line text in the box as one input event
+    a line, each with the whole text already there: one search, not one a
+    line (six searches of a paste made its results wait for all six)."""
+    open_search(page, shared_site.base_url + where)
+    page.page.locator("#search-input").focus()
+    page.page.fill("#search-input", TRACEBACK)
+    page.page.wait_for_function("t => window.__searched.includes(t)", arg=TRACEBACK)
+    page.page.wait_for_selector("#search-results > li, .search-panel li a")
+    assert page.page.evaluate("window.__searched") == [TRACEBACK]
+    assert page.errors == []
