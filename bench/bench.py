@@ -122,6 +122,8 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
         if use_hugo and size <= args.pagefind_up_to and pagefind.available():
             # The anchor: Pagefind indexing Hugo's pages of the same records.
             result["pagefind_index"] = as_dict(measure.checked(pagefind.index_command(hugo_out)))
+            # What a Hugo site with search deploys: its pages and Pagefind's bundle.
+            result["pagefind_bytes"], result["pagefind_files"] = measure.folder_size(hugo_out / pagefind.BUNDLE)
             for kind, sides in pagefind.pagefind_latency(hugo_out, records).items():
                 result["search"].setdefault(kind, {}).update(sides)
     if not args.keep:

@@ -37,6 +37,9 @@ def available() -> bool:
     return importlib.util.find_spec("pagefind") is not None
 
 
+BUNDLE = "pagefind"  # the folder of `site` Pagefind writes its index and scripts to
+
+
 def index_command(site: Path) -> list[str]:
     """Indexes every page of `site` into `site/pagefind/`."""
     return [sys.executable, "-m", "pagefind", "--site", str(site)]

@@ -22,7 +22,6 @@ WORD = re.compile(r"[A-Za-z][A-Za-z]{2,}")
 
 
 def traceback(record: dict) -> str:
-    package = record["filePath"].split("/")[0]
     cls = (record.get("errorClass") or "RuntimeError").rsplit(".", 1)[-1].rsplit("::", 1)[-1]
     return ("Traceback (most recent call last):\n"
             '  File "/srv/app/main.py", line 12, in <module>\n    run()\n'

@@ -61,6 +61,13 @@ def table(r: dict) -> str:
                  f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")
     if r.get("pagefind_index"):
         lines.append(row("Pagefind's index", *run_cells(r["pagefind_index"]), tail="of Hugo's site"))
+    if r.get("pagefind_bytes"):
+        # Hugo has no search of its own: with Pagefind's, its site holds what ours does.
+        with_search = r["hugo_site_bytes"] + r["pagefind_bytes"], r["hugo_site_files"] + r["pagefind_files"]
+        lines.append(row("Pagefind's bundle") + site_cells(r["pagefind_bytes"], r["pagefind_files"], n))
+        lines.append(row("Hugo + Pagefind") + site_cells(*with_search, n))
+        lines.append(row("ours / Hugo+Pagefind") + f"{ratio(r['site_bytes'], with_search[0])} bytes, "
+                                                      f"{ratio(files, with_search[1])} files")
     for kind, sides in (r.get("search") or {}).items():
         for side, f in sides.items():
             lines.append(f"search, {kind}, {side}: " + search_cells(f))

@@ -73,6 +73,8 @@ def line(result: dict, commit: str | None) -> dict:
         out["search"] = result["search"]
     if result.get("pagefind_index"):
         out["pagefind_index"] = run_figures(result["pagefind_index"])
+    if result.get("pagefind_bytes"):
+        out["pagefind_bundle"] = {"bytes": result["pagefind_bytes"], "files": result["pagefind_files"]}
     return out
 
 

@@ -63,3 +63,15 @@ def test_pagefind_beside_ours_in_the_line_and_the_table():
     assert "search, traceback, Pagefind: 29 (29) requests, 1,383.0 KB (1,383.0 KB) gzipped; first result 900 (900) ms" \
         in table
     assert "Pagefind's index" in table
+
+
+def test_hugo_with_pagefind_beside_ours_in_the_line_and_the_table():
+    """Hugo has no search: the table also sets ours beside its site with Pagefind's bundle."""
+    from bench import report
+    entry = result(hugo_site_bytes=200_400_000, hugo_site_files=24_791, pagefind_index={**RUN, "stages": {}},
+                   pagefind_bytes=60_000_000, pagefind_files=9_000)
+    assert results.line(entry, "9ddf6cf")["pagefind_bundle"] == {"bytes": 60_000_000, "files": 9_000}
+    table = report.table(entry)
+    assert "Pagefind's bundle     60.0 MB in 9,000 files = 6.0 KB and 0.90 files per record" in table
+    assert "Hugo + Pagefind       260.4 MB in 33,791 files = 26.0 KB and 3.38 files per record" in table
+    assert "ours / Hugo+Pagefind  1.61x bytes, 1.41x files" in table
