@@ -58,7 +58,7 @@
     form.appendChild(panel);
     box.setAttribute("aria-controls", list.id);
 
-    var timer = null, shownQuery = null, active = -1, running = null;
+    var timer = null, shownQuery = null, active = -1;
 
     function open() { panel.hidden = false; }
     function close() { panel.hidden = true; }
@@ -122,14 +122,19 @@
     /* Search for what the box holds now; resolves once its results are shown. */
     function run() {
       var query = box.value;
-      if (!query.trim()) { shownQuery = null; close(); return Promise.resolve(); }
-      if (running && running.query === query) return running.promise;
-      var promise = window.ErrorSearchUI.engineReady().then(function (search) {
+      if (!query.trim()) { searches.reset(); shownQuery = null; close(); return Promise.resolve(); }
+      return searches.run(query);
+    }
+
+    var searches = window.ErrorSearchUI.sharedSearch(function (query) {
+      return window.ErrorSearchUI.engineReady().then(function (search) {
         return search.search(query, 20);
       }).then(function (results) {
-        if (box.value === query) show(query, results);
+        if (box.value !== query) return false;
+        show(query, results);
+        return true;
       }, function (error) {
-        if (box.value !== query) return;
+        if (box.value !== query) return false;
         shownQuery = null;
         list.textContent = "";
         all.hidden = false;
@@ -137,14 +142,13 @@
         all.textContent = "Search on the search page";
         status.textContent = "Search is unavailable here: " + error.message + ".";
         open();
+        return false;  // the next input tries again
       });
-      running = { query: query, promise: promise };
-      return promise;
-    }
+    });
 
     box.addEventListener("input", function (event) {
       clearTimeout(timer);
-      if (!box.value.trim()) { shownQuery = null; close(); return; }
+      if (!box.value.trim()) { searches.reset(); shownQuery = null; close(); return; }
       timer = window.ErrorSearchUI.afterInput(event, run);
     });
     // Back in the box (a focus, a click, ↓ after Escape), its results show again.

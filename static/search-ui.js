@@ -93,13 +93,36 @@
     return setTimeout(run, KEYSTROKE_WAIT);
   }
 
+  /* One search a text, for a box whose input events may repeat its text (a
+   * paste can come as one event a line, with the whole text in each):
+   * `shared.run(query)` returns the promise of the search for `query` on its
+   * way or shown last, or starts `search(query)`, a promise of whether its
+   * results were shown. A search whose results were not shown (the box
+   * changed meanwhile, or it failed) is forgotten, so the next input tries
+   * again; `shared.reset()` forgets any, for a box emptied. */
+  function sharedSearch(search) {
+    var last = null;  // {query, promise}
+    function forget(entry) { if (last === entry) last = null; }
+    return {
+      run: function (query) {
+        if (last && last.query === query) return last.promise;
+        var entry = { query: query };
+        entry.promise = search(query).then(function (shown) {
+          if (!shown) forget(entry);
+        }, function () { forget(entry); });
+        last = entry;
+        return entry.promise;
+      },
+      reset: function () { last = null; }
+    };
+  }
+
   // ---- The search page --------------------------------------------------------
   function searchPage(input, list, status, weak) {
     var active = -1;
     var timer = null;
     var current = [];
     var renderedQuery = null;
-    var running = null;  // {query, promise}: the search on its way, or done last
     var pageTitle = document.title;
 
     function setStatus(text) { status.textContent = text; }
@@ -188,16 +211,17 @@
 
     function run() {
       var query = input.value;
-      if (!query.trim()) { running = null; render(query, []); return Promise.resolve(); }
-      // Input events that leave the box's text as it was share the search
-      // already made for it: a paste can come as one event a line.
-      if (running && running.query === query) return running.promise;
-      var promise = engineReady().then(function (search) {
-        if (input.value !== query) return forget();  // a newer keystroke is on its way
+      if (!query.trim()) { searches.reset(); render(query, []); return Promise.resolve(); }
+      return searches.run(query);
+    }
+
+    var searches = sharedSearch(function (query) {
+      return engineReady().then(function (search) {
+        if (input.value !== query) return false;  // a newer keystroke is on its way
         return search.search(query, 20).then(function (results) {
-          if (input.value !== query) return forget();
+          if (input.value !== query) return false;
           render(query, results);
-          if (results.every(function (r) { return r.doc; })) return;
+          if (results.every(function (r) { return r.doc; })) return true;
           // Past the first screen, a result found by no word of its message
           // has its card fetched once the first screen is drawn.
           new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
@@ -208,18 +232,15 @@
             render(query, results);
             if (was > 0 && was < list.children.length) move(was);
           }, function () {});
+          return true;
         });
       }).catch(function (error) {
-        forget();  // the next input tries again
-        if (input.value !== query) return;
-        setStatus("Search is unavailable: the search data could not be loaded (" + error.message + ").");
+        if (input.value === query) {
+          setStatus("Search is unavailable: the search data could not be loaded (" + error.message + ").");
+        }
+        return false;  // the next input tries again
       });
-      running = { query: query, promise: promise };
-      return promise;
-
-      // A search whose results were not shown is not shared with a later input.
-      function forget() { if (running && running.promise === promise) running = null; }
-    }
+    });
 
     function move(step) {
       var items = list.children;
@@ -360,7 +381,8 @@
   }
 
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
-  window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput };
+  window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput,
+                          sharedSearch: sharedSearch };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -146,3 +146,27 @@ def test_input_events_that_repeat_the_text_share_one_search(shared_site, page, w
     page.page.wait_for_selector("#search-results > li, .search-panel li a")
     assert page.page.evaluate("window.__searched") == [TRACEBACK]
     assert page.errors == []
+
+
+@pytest.mark.parametrize("where", ["-/search/", KV_CACHE.removeprefix("/errors/")])
+def test_the_same_paste_after_emptying_the_box_shows_its_results_again(shared_site, clipboard_page, where):
+    """Emptying the box forgets the search shared with inputs of the same
+    text: pasting it again shows the results again (the panel kept the old
+    search and stayed closed)."""
+    page = clipboard_page
+    open_search(page, shared_site.base_url + where)
+    box = page.page.locator("#search-input")
+    results = "#search-results > li a" if where == "-/search/" else ".search-panel li a"
+    page.page.evaluate("text => navigator.clipboard.writeText(text)", TRACEBACK)
+    for _ in range(2):
+        box.focus()
+        page.page.keyboard.press("Control+V")
+        page.page.wait_for_selector(results)
+        page.page.keyboard.press("Control+A")
+        page.page.keyboard.press("Delete")
+        page.page.wait_for_selector(results, state="detached" if where == "-/search/" else "hidden")
+    box.focus()
+    page.page.keyboard.press("Control+V")
+    page.page.wait_for_selector(results)
+    assert page.page.evaluate("window.__searched") == [TRACEBACK] * 3
+    assert page.errors == []
