@@ -111,8 +111,10 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
               "ours": as_dict(measure.median_run(mine)), "floor": as_dict(floor)}
     if use_hugo:
         result.update(hugo=as_dict(measure.median_run(theirs)), hugo_version=hugo.version())
-        result["hugo_site_bytes"], result["hugo_site_files"] = measure.folder_size(hugo_out)
-    result["site_bytes"], result["site_files"] = measure.folder_size(site)
+        result["hugo_site_parts"] = measure.folder_parts(hugo_out)
+        result["hugo_site_bytes"], result["hugo_site_files"] = measure.totals(result["hugo_site_parts"])
+    result["site_parts"] = measure.folder_parts(site)
+    result["site_bytes"], result["site_files"] = measure.totals(result["site_parts"])
     result["search_bytes"], result["search_gzip_bytes"] = measure.gzipped_size(site / urls.SEARCH_PATH)
     result.update(rebuilds(records, site, options))
     result["load"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]

@@ -114,12 +114,45 @@ def median_run(runs: list[Run]) -> Run:
 
 def folder_size(folder: Path) -> tuple[int, int]:
     """(bytes, files) of every file under `folder`."""
-    size = count = 0
+    return totals(folder_parts(folder))
+
+
+def totals(parts: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    """(bytes, files) of a whole site from its parts (folder_parts)."""
+    return sum(size for size, _ in parts.values()), sum(files for _, files in parts.values())
+
+
+# Where a site's bytes go, by path, named alike for ours and Hugo's (bench/hugo.py's
+# layout: taxonomies at the top, the search file `index.json`), so that the report can
+# set what both sites make beside what only ours does.
+PART_PREFIXES = (("-/r/", "permanent links"), ("-/search/", "search data"), ("index.json", "search data"),
+                 ("-/code/", "error codes"), ("-/feeds/", "feeds"), ("-/api/", "JSON API"),
+                 ("-/sitemaps/", "sitemap"), ("sitemap.xml", "sitemap"), ("-/urls.json", "URL history"))
+HUGO_TAXONOMIES = {"tags", "types", "severities", "repos", "page"}
+RECORD_PAGE = re.compile(r"([^/]+)/[^/]+/[^/]+/index\.html")  # owner/repo/slug/index.html
+
+
+def site_part(relative: str) -> str:
+    """The part of a site (PART_PREFIXES, record pages, listings or other) a file's path is in."""
+    for prefix, part in PART_PREFIXES:
+        if relative == prefix or (prefix.endswith("/") and relative.startswith(prefix)):
+            return part
+    page = RECORD_PAGE.fullmatch(relative)
+    if page and page.group(1) != "-" and page.group(1) not in HUGO_TAXONOMIES:
+        return "record pages"
+    return "listings" if relative.endswith(".html") else "other"
+
+
+def folder_parts(folder: Path) -> dict[str, tuple[int, int]]:
+    """(bytes, files) of each part (site_part) of the files under `folder`."""
+    parts: dict[str, list[int]] = {}
     for dirpath, _, files in os.walk(folder):
         for name in files:
-            size += os.lstat(os.path.join(dirpath, name)).st_size
-            count += 1
-    return size, count
+            path = os.path.join(dirpath, name)
+            sums = parts.setdefault(site_part(os.path.relpath(path, folder).replace(os.sep, "/")), [0, 0])
+            sums[0] += os.lstat(path).st_size
+            sums[1] += 1
+    return {part: (size, files) for part, (size, files) in sorted(parts.items())}
 
 
 def file_states(folder: Path) -> dict[str, tuple[int, int]]:

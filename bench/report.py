@@ -56,6 +56,8 @@ def table(r: dict) -> str:
         lines.append(row("Hugo's site") + site_cells(r["hugo_site_bytes"], r["hugo_site_files"], n))
         lines.append(row("ours / Hugo") + f"{ratio(r['site_bytes'], r['hugo_site_bytes'])} bytes, "
                                           f"{ratio(files, r['hugo_site_files'])} files")
+    if r.get("site_parts"):
+        lines += parts_rows(r.get("site_parts"), r.get("hugo_site_parts"), n)
     raw, packed = r["search_bytes"], r["search_gzip_bytes"]
     lines.append(row("search data") + f"{raw / 1e6:,.2f} MB raw, {packed / 1e6:,.2f} MB gzipped = "
                  f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")
@@ -72,6 +74,16 @@ def table(r: dict) -> str:
         for side, f in sides.items():
             lines.append(f"search, {kind}, {side}: " + search_cells(f))
     return "\n".join(lines)
+
+
+def parts_rows(ours: dict, hugo: dict | None, records: int) -> list[str]:
+    """Where each site's bytes go, per record: the parts both sites have first."""
+    hugo = hugo or {}
+    per_record = lambda part: f"{part[0] / records / 1e3:,.2f} KB" if part else "—"
+    rows = [row("  KB per record", "ours", "Hugo" if hugo else "")]
+    for name in sorted(ours.keys() | hugo.keys(), key=lambda name: (name not in hugo, name)):
+        rows.append(row(f"  {name}", per_record(ours.get(name)), per_record(hugo.get(name)) if hugo else ""))
+    return rows
 
 
 def site_cells(size: int, files: int, records: int) -> str:

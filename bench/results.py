@@ -60,12 +60,13 @@ def line(result: dict, commit: str | None) -> dict:
            "repeat": result["repeat"], "cpus": result["cpus"], "load": result["load"],
            "corpus_sha256": result["corpus_sha256"][:12], "ours": run_figures(result["ours"]),
            "floor": run_figures(result["floor"]),
-           "site": {"bytes": result["site_bytes"], "files": result["site_files"]},
+           "site": {"bytes": result["site_bytes"], "files": result["site_files"], **parts(result, "site_parts")},
            "search_data": {"bytes": result["search_bytes"], "gzip_bytes": result["search_gzip_bytes"]}}
     if result.get("hugo"):
         out["hugo"] = run_figures(result["hugo"])
         out["hugo_version"] = result["hugo_version"]
-        out["hugo_site"] = {"bytes": result["hugo_site_bytes"], "files": result["hugo_site_files"]}
+        out["hugo_site"] = {"bytes": result["hugo_site_bytes"], "files": result["hugo_site_files"],
+                            **parts(result, "hugo_site_parts")}
     for key in ("cold", "noop", "one", "one_back"):
         if result.get(key):
             out[key] = run_figures(result[key])
@@ -76,6 +77,13 @@ def line(result: dict, commit: str | None) -> dict:
     if result.get("pagefind_bytes"):
         out["pagefind_bundle"] = {"bytes": result["pagefind_bytes"], "files": result["pagefind_files"]}
     return out
+
+
+def parts(result: dict, key: str) -> dict:
+    """{"parts": {part: {"bytes", "files"}}} of a site measured by parts (measure.folder_parts), else {}."""
+    if key not in result:
+        return {}
+    return {"parts": {part: {"bytes": size, "files": files} for part, (size, files) in result[key].items()}}
 
 
 def append(path: Path, entry: dict) -> None:

@@ -75,3 +75,34 @@ def test_hugo_with_pagefind_beside_ours_in_the_line_and_the_table():
     assert "Pagefind's bundle     60.0 MB in 9,000 files = 6.0 KB and 0.90 files per record" in table
     assert "Hugo + Pagefind       260.4 MB in 33,791 files = 26.0 KB and 3.38 files per record" in table
     assert "ours / Hugo+Pagefind  1.61x bytes, 1.41x files" in table
+
+
+def test_where_the_bytes_go_by_part_beside_hugo():
+    """Each site measured by parts: ours and Hugo's named alike, in the line and the table."""
+    from bench import measure, report
+    assert [measure.site_part(path) for path in (
+        "acme/tool/some-error/index.html", "acme/tool/index.html", "-/tags/io/index.html", "tags/io/index.html",
+        "repos/acme/tool/index.html", "-/r/0123/index.html", "-/search/t/3.json", "index.json",
+        "-/code/e1/index.json", "sitemap.xml", "-/sitemaps/1.xml", "-/urls.json", "-/static/style.css")] == [
+        "record pages", "listings", "listings", "listings", "listings", "permanent links", "search data",
+        "search data", "error codes", "sitemap", "sitemap", "URL history", "other"]
+    entry = result(site_parts={"record pages": (150_000_000, 10_000), "permanent links": (17_000_000, 10_000)},
+                   hugo={**RUN, "stages": {}}, hugo_version="0.168.0", hugo_site_bytes=160_000_000, hugo_site_files=10_001,
+                   hugo_site_parts={"record pages": (159_000_000, 10_000), "search data": (1_000_000, 1)})
+    line = results.line(entry, "9ddf6cf")
+    assert line["site"]["parts"]["permanent links"] == {"bytes": 17_000_000, "files": 10_000}
+    assert line["hugo_site"]["parts"]["search data"] == {"bytes": 1_000_000, "files": 1}
+    table = report.table(entry)
+    assert "  record pages           15.00 KB   15.90 KB" in table
+    assert "  permanent links         1.70 KB          —" in table
+    assert table.index("  search data") < table.index("  permanent links")  # what Hugo's site has, first
+
+
+def test_a_folder_measured_by_parts(tmp_path):
+    from bench import measure
+    (tmp_path / "acme" / "tool" / "e").mkdir(parents=True)
+    (tmp_path / "acme" / "tool" / "e" / "index.html").write_bytes(b"x" * 10)
+    (tmp_path / "-" / "r" / "1").mkdir(parents=True)
+    (tmp_path / "-" / "r" / "1" / "index.html").write_bytes(b"x" * 3)
+    assert measure.folder_parts(tmp_path) == {"permanent links": (3, 1), "record pages": (10, 1)}
+    assert measure.folder_size(tmp_path) == (13, 2)
