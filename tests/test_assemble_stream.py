@@ -93,3 +93,16 @@ def test_the_command_takes_jobs(shards, tmp_path):
                           capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     assert tree(tmp_path / "site") == tree(shards[0].parent / "one")
+
+
+def test_the_memory_benchmark_traces_each_step_of_an_assemble(shards, tmp_path):
+    """bench/assemble_memory.py, the tool issue 27's figures come from: a line
+    for the record step and each global step, and the peak, on a real assemble."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "assemble_memory.py"), "--out", str(tmp_path / "site"),
+                          "--base-url", BASE_URL, *map(str, shards)], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    steps = [line.split()[0] for line in out.stdout.splitlines()[:-1]]
+    assert steps == ["record_pages", "browse_pages", "code_pages", "api_pages", "feed_pages", "redirect_pages",
+                     "search_items", "sitemap"]
+    assert out.stdout.splitlines()[-1].startswith("24 records: peak ")
+    assert (tmp_path / "site" / "index.html").is_file()
