@@ -128,8 +128,8 @@ def totals(parts: dict[str, tuple[int, int]]) -> tuple[int, int]:
 PART_PREFIXES = (("-/r/", "permanent links"), ("-/search/", "search data"), ("index.json", "search data"),
                  ("-/code/", "error codes"), ("-/feeds/", "feeds"), ("-/api/", "JSON API"),
                  ("-/sitemaps/", "sitemap"), ("sitemap.xml", "sitemap"), ("-/urls.json", "URL history"))
-HUGO_TAXONOMIES = {"tags", "types", "severities", "repos", "page"}
-RECORD_PAGE = re.compile(r"([^/]+)/[^/]+/[^/]+/index\.html")  # owner/repo/slug/index.html
+HUGO_LISTINGS = {"tags", "types", "severities", "repos", "page"}  # its taxonomies, and its pagination: …/page/N/
+RECORD_PAGE = re.compile(r"([^/]+)/([^/]+)/[^/]+/index\.html")  # owner/repo/slug/index.html
 
 
 def site_part(relative: str) -> str:
@@ -138,7 +138,7 @@ def site_part(relative: str) -> str:
         if relative == prefix or (prefix.endswith("/") and relative.startswith(prefix)):
             return part
     page = RECORD_PAGE.fullmatch(relative)
-    if page and page.group(1) != "-" and page.group(1) not in HUGO_TAXONOMIES:
+    if page and page.group(1) != "-" and not HUGO_LISTINGS & {page.group(1), page.group(2)}:
         return "record pages"
     return "listings" if relative.endswith(".html") else "other"
 
