@@ -57,7 +57,7 @@ def table(r: dict) -> str:
         lines.append(row("ours / Hugo") + f"{ratio(r['site_bytes'], r['hugo_site_bytes'])} bytes, "
                                           f"{ratio(files, r['hugo_site_files'])} files")
     if r.get("site_parts"):
-        lines += parts_rows(r.get("site_parts"), r.get("hugo_site_parts"), n)
+        lines += parts_rows(r["site_parts"], r.get("hugo_site_parts"), n)
     raw, packed = r["search_bytes"], r["search_gzip_bytes"]
     lines.append(row("search data") + f"{raw / 1e6:,.2f} MB raw, {packed / 1e6:,.2f} MB gzipped = "
                  f"{raw / n:,.0f} B / {packed / n:,.0f} B per record")

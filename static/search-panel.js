@@ -62,6 +62,7 @@
 
     function open() { panel.hidden = false; }
     function close() { panel.hidden = true; }
+    function emptied() { searches.reset(); shownQuery = null; close(); }  // the box holds no query
     function links() { return list.querySelectorAll("a.result-title"); }
 
     function choose(n, keyboard) {
@@ -122,7 +123,7 @@
     /* Search for what the box holds now; resolves once its results are shown. */
     function run() {
       var query = box.value;
-      if (!query.trim()) { searches.reset(); shownQuery = null; close(); return Promise.resolve(); }
+      if (!query.trim()) { emptied(); return Promise.resolve(); }
       return searches.run(query);
     }
 
@@ -148,7 +149,7 @@
 
     box.addEventListener("input", function (event) {
       clearTimeout(timer);
-      if (!box.value.trim()) { searches.reset(); shownQuery = null; close(); return; }
+      if (!box.value.trim()) { emptied(); return; }
       timer = window.ErrorSearchUI.afterInput(event, run);
     });
     // Back in the box (a focus, a click, ↓ after Escape), its results show again.
