@@ -24,7 +24,7 @@ from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild,
                          page_keys, reusable_outcomes, unchanged)
 from .cache.stored import ServedFiles, digests_file, load_digests, previous_manifest, previous_outcomes, save_digests
 from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
-from .model import Outcome, Page, Problem, Reuse, Summary
+from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
@@ -230,11 +230,11 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
             if outcome.claims:
                 unavailable.add(outcome.claims)
             continue
+        summary = sharing_values(outcome.summary)
         # The Summary and Problems themselves, not lists of their values: JSON
         # writes a tuple as the same array, and copies would grow with the records.
-        remembered[entry.relative] = [outcome.problems, outcome.summary, [page.path for page in outcome.pages],
-                                      outcome.key]
-        summaries.append(outcome.summary)
+        remembered[entry.relative] = [outcome.problems, summary, [page.path for page in outcome.pages], outcome.key]
+        summaries.append(summary)
         keys.update((page.path, outcome.key) for page in outcome.pages)
         html_paths.append(outcome.pages[0].path)
         reused += isinstance(outcome.pages[0], Reuse) and outcome.pages[0].origin is None

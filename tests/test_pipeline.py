@@ -10,8 +10,9 @@ from xml.etree import ElementTree
 import pytest
 
 from errorsite import urls
-from errorsite.model import Problem, Record
+from errorsite.model import Problem, Record, Summary, sharing_values
 from errorsite.pipeline import BuildResult, build
+from errorsite.render import summarize
 from errorsite.reporting import summary_line
 from errorsite.validate import validate
 from tests.conftest import build_quietly, search_cards, site_files
@@ -189,3 +190,15 @@ def test_a_render_failure_names_the_record_file_and_the_template_line(tmp_path, 
     assert status == 1 and not (tmp_path / "site").exists()
     assert f"{records.as_posix()}/r0000.json: template error: " in error and "record.html:2:" in error, error
     assert "nothing written" in error
+
+
+def test_the_summaries_kept_share_the_values_records_have_alike():
+    # Two records' summaries as a shard's JSON gives them: every string a copy of its own.
+    first, second = (Summary.from_json(json.loads(json.dumps(summarize(make(i, errorMessage="Timeout")))))
+                     for i in (1, 2))
+    assert first.repo is not second.repo
+    kept = [sharing_values(summary) for summary in (first, second)]
+    assert kept == [first, second]
+    for attr in ("repo", "message", "error_type", "severity"):
+        assert getattr(kept[0], attr) is getattr(kept[1], attr), attr
+    assert kept[0].tags[0] is kept[1].tags[0]
