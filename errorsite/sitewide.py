@@ -26,7 +26,7 @@ from .model import Page, Reuse, Summary
 from .redirects import history_key, redirect_pages, served_lists
 from .render import SiteOptions, environment
 from .schema import schema_page
-from .search import search_pages
+from .search import streamed_search
 from .sitecard import site_card
 
 # Below this many summaries the search data is made in this process: starting another costs more.
@@ -91,8 +91,8 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
     env = environment(site, len(summaries), options, versions(static))
     # The search data is the largest global step and needs nothing the others make:
     # with more than one process, it is made in another one while this one renders the listings.
-    search = Beside(search_items, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD \
-        else search_items(summaries)
+    search = Beside(streamed_search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD \
+        else streamed_search(summaries)
     try:
         with timed(timings, "listings"):
             for page in browse_pages(env, summaries):
@@ -107,8 +107,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
             yield from redirect_pages(env, summaries, html_paths, previous_urls, unavailable)
         with timed(timings, "search"):
-            warnings += next(search)
-            yield from search
+            warnings += yield from search
     finally:
         search.close()  # a build that failed before the search stage stops the process beside
     with timed(timings, "static"):
@@ -132,19 +131,12 @@ def timed(timings: dict[str, float], name: str):
         timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
 
 
-def search_items(summaries: list[Summary]) -> Iterator[list[str] | Page]:
-    """The search data's warnings, then its files one by one."""
-    files = search_pages(summaries)
-    yield files.warnings
-    yield from files.pages
-
-
 class Beside:
     """The items of `function(*args)`, made in a process of its own started now,
     and handed over one at a time as they are asked for: the asking process
     never holds them all (a future's result would arrive whole, and be
     unpickled beside its own bytes: the search data twice, at the build's
-    peak of memory)."""
+    peak of memory). What a generator returns, `yield from` a Beside gives."""
 
     def __init__(self, function: Callable[..., Iterator], *args):
         context = multiprocessing.get_context("spawn")
@@ -169,7 +161,7 @@ class Beside:
         self.close()
         if kind == "error":
             raise value
-        raise StopIteration
+        raise StopIteration(value)  # what the generator returned: `yield from` gives it
 
     def close(self) -> None:
         if self.process.is_alive():
@@ -179,12 +171,16 @@ class Beside:
 
 
 def send_items(sending: multiprocessing.connection.Connection, function: Callable[..., Iterator], *args) -> None:
-    """Beside's other end: each item, then the end or the error."""
+    """Beside's other end: each item, then the end with what a generator returned, or the error."""
     try:
-        for item in function(*args):
+        items = iter(function(*args))
+        while True:
+            try:
+                item = next(items)
+            except StopIteration as end:
+                sending.send(("end", end.value))
+                break
             sending.send(("item", item))
     except Exception as error:
         sending.send(("error", error))
-    else:
-        sending.send(("end", None))
     sending.close()

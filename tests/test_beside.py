@@ -16,6 +16,11 @@ def numbers(count: int):
     yield from range(count)
 
 
+def counted(count: int):
+    yield from range(count)
+    return f"{count} items"
+
+
 def fails_after_one():
     yield "first"
     raise ValueError("no second item")
@@ -31,6 +36,17 @@ def test_the_items_come_in_order_from_another_process():
     assert next(items) != os.getpid()
     assert list(items) == [0, 1, 2, 3, 4]
     assert items.process.exitcode == 0
+
+
+def test_yield_from_gives_what_the_generator_returned():
+    def everything(items):
+        return (yield from items), None
+
+    made = everything(Beside(counted, 3))
+    assert [next(made), next(made), next(made)] == [0, 1, 2]
+    with pytest.raises(StopIteration) as end:
+        next(made)
+    assert end.value.value == ("3 items", None)
 
 
 def test_an_error_in_the_other_process_is_raised_where_the_items_are_asked_for():

@@ -16,7 +16,8 @@ from errorsite import urls
 from errorsite.render import summarize
 from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_order, search_pages, search_rules
 from errorsite.search.buckets import units, vocabulary_keys
-from errorsite.search.chunks import BUCKET_BYTES, CARD_RECORDS, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files, term_index
+from errorsite.search.chunks import (BUCKET_BYTES, CARD_RECORDS, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files,
+                                     search_stream, term_index)
 from errorsite.validate import validate
 from tests.conftest import QUERIES, REAL_QUERIES, ROOT, SHARED_RECORDS, need_shared
 
@@ -180,6 +181,31 @@ def test_a_file_over_budget_is_named(monkeypatch, corpus):
     assert FILE_BUDGET > 2_000
     monkeypatch.setattr("errorsite.search.chunks.META_BUDGET", 100)
     assert any(w.startswith("-/search/meta.json: ") for w in search_files(corpus).warnings)
+
+
+def test_the_files_stream_out_as_they_are_made_and_meta_names_them_last(corpus, monkeypatch):
+    """The build never holds the search data whole: a term bucket's file comes
+    out when the next bucket starts, and meta.json, which names every file
+    by its version, after all of them."""
+    def not_yet(vocabulary):
+        raise AssertionError("the term files wait for the vocabulary's")
+    with monkeypatch.context() as patched:
+        patched.setattr("errorsite.search.chunks.vocabulary_pages", not_yet)
+        early = search_stream(corpus)
+        assert [next(early).path for _ in range(3)][-1].startswith((urls.SEARCH_PATH + "t/", urls.SEARCH_PATH + "c/"))
+    stream = search_stream(corpus)
+    first = next(stream)
+    rest = []
+    with pytest.raises(StopIteration) as end:
+        while True:
+            rest.append(next(stream))
+    made = [first, *rest]
+    assert end.value.value == []  # no warnings
+    assert made[-1].path == urls.SEARCH_PATH + "meta.json"
+    whole = search_files(corpus)
+    assert made == whole.pages and whole.warnings == []
+    meta = json.loads(made[-1].content)
+    assert len({page.path for page in made if "/t/" in page.path}) == len(meta["buckets"])
 
 
 def queries_for(records, count: int, seed: int = 7) -> list[str]:

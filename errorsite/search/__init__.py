@@ -11,17 +11,24 @@ in one piece: the reference the split files are tested against.
 from __future__ import annotations
 
 from .. import urls
-from ..model import Summary
-from .chunks import META_PATH, SearchFiles, search_files, search_rules
+from ..model import Page, Summary
+from typing import Generator
+
+from .chunks import META_PATH, SearchFiles, search_files, search_rules, search_stream
 from .index import FIELDS, build_index, result_doc, search_fields
 from .names import repo_names
 
 __all__ = ["FIELDS", "META_PATH", "SearchFiles", "build_index", "result_doc", "search_fields",
-           "repo_names", "search_order", "search_pages", "search_rules"]
+           "repo_names", "search_order", "search_pages", "search_rules", "streamed_search"]
 
 
 def search_pages(records: list[Summary]) -> SearchFiles:
     return search_files(search_order(records))
+
+
+def streamed_search(records: list[Summary]) -> Generator[Page, None, list[str]]:
+    """search_pages one file at a time, as the build writes them; returns the warnings."""
+    return search_stream(search_order(records))
 
 
 def search_order(records: list[Summary]) -> list[Summary]:

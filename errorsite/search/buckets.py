@@ -44,18 +44,6 @@ def shortest_between(before: str, term: str) -> str:
     return term
 
 
-def bucket_of(bounds: list[str], key: str) -> int:
-    """The bucket whose run holds `key`: the last that starts at or before it (the first for any before)."""
-    low, high = 0, len(bounds) - 1
-    while low < high:
-        mid = (low + high + 1) // 2
-        if js_order(bounds[mid]) <= js_order(key):
-            low = mid
-        else:
-            high = mid - 1
-    return low
-
-
 def repo_refs(records: list[Summary]) -> dict[str, list[int]]:
     """repository → its runs of records, flat: [first, end, first, end…]."""
     runs: dict[str, list[int]] = {}
@@ -68,9 +56,10 @@ def repo_refs(records: list[Summary]) -> dict[str, list[int]]:
     return runs
 
 
-def bucket_names(names: dict[str, list[str]], refs: dict[str, list[int]], bounds: list[str]) -> dict[int, dict]:
-    """bucket → {name: the runs of records of the repositories it names}."""
-    placed: dict[int, dict] = {}
+def names_in_order(names: dict[str, list[str]], refs: dict[str, list[int]]) -> list[tuple[str, list[int]]]:
+    """(name, the runs of records of the repositories it names), in
+    JavaScript's order of the names: a name goes in the bucket its key sorts into."""
+    placed = []
     for key, repos in names.items():
         pairs = sorted((flat[i], flat[i + 1]) for repo in repos for flat in [refs[repo]] for i in range(0, len(flat), 2))
         merged: list[int] = []
@@ -79,8 +68,8 @@ def bucket_names(names: dict[str, list[str]], refs: dict[str, list[int]], bounds
                 merged[-1] = end
             else:
                 merged += [first, end]
-        placed.setdefault(bucket_of(bounds, key) if bounds else 0, {})[key] = merged
-    return placed
+        placed.append((key, merged))
+    return sorted(placed, key=lambda pair: js_order(pair[0]))
 
 
 def vocabulary_pages(vocabulary: list[str]) -> list[Page]:

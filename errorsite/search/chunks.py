@@ -56,14 +56,15 @@ Lengths, prefixes and sort order count UTF-16 code units, as JavaScript does.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
 from .. import urls
 from ..model import Page, Summary, inert_json
-from .buckets import bucket_names, js_order, repo_refs, shortest_between, vocabulary_pages
+from .buckets import js_order, names_in_order, repo_refs, shortest_between, vocabulary_pages
 from .index import FIELDS, result_doc, search_fields
 from .names import name_rules, repo_names
 from .terms import Term, TermIndex
@@ -218,15 +219,27 @@ def compact(value: object) -> str:
 
 
 def search_files(records: list[Summary]) -> SearchFiles:
+    """search_stream's files and warnings, all at once."""
+    stream, pages = search_stream(records), []
+    while True:
+        try:
+            pages.append(next(stream))
+        except StopIteration as end:
+            return SearchFiles(pages, end.value)
+
+
+def search_stream(records: list[Summary]) -> Generator[Page, None, list[str]]:
+    """The search files, each as soon as it is whole (the search data is
+    several times the size of the rest of what this step holds), then
+    `meta.json`; returns the warnings for files over their budget."""
     index = term_index(records)
     texts = [pattern_text(record) for record in records]
     threshold = common_above(index.count)
     own_cards = rarest_terms(index, threshold)
     pattern_cards = pattern_terms(index, threshold)
-    pages: list[Page] = []
-    buckets: list[list[str]] = []
+    made = Made()
     bounds: list[str] = []
-    firsts: list[str] = []
+    names = deque(names_in_order(repo_names(records), repo_refs(records)))
     last = ""
     size = 0  # bytes of the open bucket's file so far, its closing bracket aside
     vocabulary: list[str] = []
@@ -235,8 +248,21 @@ def search_files(records: list[Summary]) -> SearchFiles:
     card_texts = [f"{ref},{compact(doc)[1:]}" for ref, doc in enumerate(docs)]  # [ref, …card] less its "["
     card_bytes = [len(text.encode()) + 2 for text in card_texts]
     text_texts = [compact(text) for text in texts]
-    cards: list[set[int]] = []  # each bucket's records whose cards it carries
-    shown_texts: list[set[int]] = []  # …and those whose pattern texts alone it carries
+    bucket: list[str] | None = None  # the open bucket's terms, as text
+    cards: set[int] = set()  # the records whose cards it carries
+    shown_texts: set[int] = set()  # …and those whose pattern texts alone it carries
+
+    def bucket_page(before: str | None) -> Page:
+        """The open bucket's file, with the names that sort before `before` (all that are left for None)."""
+        placed = {}
+        while names and (before is None or js_order(names[0][0]) < js_order(before)):
+            key, runs = names.popleft()
+            placed[key] = runs
+        shown = ",".join("[" + card_texts[ref] for ref in sorted(cards))
+        said = ",".join(f"{ref},{text_texts[ref]}" for ref in sorted(shown_texts - cards))
+        content = "[[" + ",".join(bucket) + "]," + compact(placed) + ",[" + shown + "],[" + said + "]]"
+        return Page(f"{urls.SEARCH_PATH}t/{len(bounds) - 1}.json", content.encode())
+
     for term in sorted(index.terms, key=js_order):
         entry = index.terms[term]
         documents = entry.distinct_documents()
@@ -247,8 +273,8 @@ def search_files(records: list[Summary]) -> SearchFiles:
         if documents > threshold:
             # a query of that word alone ranks by its weight in every field: its first screen is among these
             best = sorted(best_records(weights, EVERY_FIELD))
-            pages.append(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json",
-                              inert_json(postings(index, entry, weights, texts) + [[[ref, *docs[ref]] for ref in best]])))
+            yield made(Page(f"{urls.SEARCH_PATH}c/{entry.index}.json",
+                            inert_json(postings(index, entry, weights, texts) + [[[ref, *docs[ref]] for ref in best]])))
             common[term] = [entry.index, documents]
             text = compact(head)
         else:
@@ -258,45 +284,59 @@ def search_files(records: list[Summary]) -> SearchFiles:
 
         def added(fresh: bool) -> int:
             """The bytes the term's cards and texts add to the open bucket (all of them to a new one)."""
-            have, said = (set(), set()) if fresh else (cards[-1], shown_texts[-1])
+            have, said = (set(), set()) if fresh else (cards, shown_texts)
             return (sum(card_bytes[ref] for ref in refs if ref not in have) +
                     sum(len(str(ref)) + len(text_texts[ref].encode()) + 2 for ref in others
                         if ref not in have and ref not in said))
         if term in pattern_cards and len(text.encode()) + added(True) > FILE_BUDGET:
             refs, others = card_refs(weights, own_cards.get(term, ()))  # a file of its own, over budget with them
         # the term's bytes, the bracket or comma before them, and the cards and texts it adds
-        cost = len(text.encode()) + 1 + (added(False) if buckets else 0)
-        if not buckets or (buckets[-1] and size + cost + 1 > BUCKET_BYTES):
-            buckets.append([])
-            cards.append(set())
-            shown_texts.append(set())
-            bounds.append(shortest_between(last, term) if firsts else term)
-            firsts.append(term)
+        cost = len(text.encode()) + 1 + (added(False) if bucket is not None else 0)
+        if bucket is None or (bucket and size + cost + 1 > BUCKET_BYTES):
+            bound = shortest_between(last, term) if bounds else term
+            if bucket is not None:
+                yield made(bucket_page(bound))
+            bucket, cards, shown_texts = [], set(), set()
+            bounds.append(bound)
             size = 0
             cost = len(text.encode()) + 1 + added(True)
-        buckets[-1].append(text)
-        cards[-1].update(refs)
-        shown_texts[-1].update(others)
+        bucket.append(text)
+        cards.update(refs)
+        shown_texts.update(others)
         size += cost
         last = term
-    names = bucket_names(repo_names(records), repo_refs(records), bounds)
-    for n, bucket in enumerate(buckets):
-        shown = ",".join("[" + card_texts[ref] for ref in sorted(cards[n]))
-        said = ",".join(f"{ref},{text_texts[ref]}" for ref in sorted(shown_texts[n] - cards[n]))
-        content = "[[" + ",".join(bucket) + "]," + compact(names.get(n, {})) + ",[" + shown + "],[" + said + "]]"
-        pages.append(Page(f"{urls.SEARCH_PATH}t/{n}.json", content.encode()))
+    if bucket is not None:
+        yield made(bucket_page(None))
     vocabulary_files = vocabulary_pages(vocabulary)
-    pages += vocabulary_files
+    for page in vocabulary_files:
+        yield made(page)
     for n in range(0, len(docs), DOCS_PER_FILE):
-        pages.append(Page(f"{urls.SEARCH_PATH}d/{n // DOCS_PER_FILE}.json", inert_json(docs[n:n + DOCS_PER_FILE])))
-    digest = hashlib.sha256()
-    for page in pages:
-        digest.update(page.path.encode() + b"\0" + page.content)
-    meta = {"version": digest.hexdigest()[:16], "format": FORMAT, "lunr": LUNR_JS_VERSION, "fields": [name for name, _ in FIELDS],
-            "records": index.count, "buckets": bounds, "common": common, "vocabularyFiles": len(vocabulary_files),
-            "docsPerFile": DOCS_PER_FILE, **search_rules(index.count)}
-    pages.append(Page(META_PATH, inert_json(meta)))
-    return SearchFiles(pages, over_budget(pages))
+        yield made(Page(f"{urls.SEARCH_PATH}d/{n // DOCS_PER_FILE}.json", inert_json(docs[n:n + DOCS_PER_FILE])))
+    meta = {"version": made.version(), "format": FORMAT, "lunr": LUNR_JS_VERSION,
+            "fields": [name for name, _ in FIELDS], "records": index.count, "buckets": bounds, "common": common,
+            "vocabularyFiles": len(vocabulary_files), "docsPerFile": DOCS_PER_FILE, **search_rules(index.count)}
+    yield made(Page(META_PATH, inert_json(meta)))
+    return made.warnings
+
+
+class Made:
+    """The search files as they are made: the digest of all of them, in
+    order (meta.json's version), and those over their budget."""
+
+    def __init__(self) -> None:
+        self.digest = hashlib.sha256()
+        self.warnings: list[str] = []
+
+    def __call__(self, page: Page) -> Page:
+        if page.path != META_PATH:
+            self.digest.update(page.path.encode() + b"\0" + page.content)
+        most = budget(page.path)
+        if most is not None and len(page.content) > most:
+            self.warnings.append(f"{page.path}: {len(page.content):,} bytes, over the search files' budget of {most:,}")
+        return page
+
+    def version(self) -> str:
+        return self.digest.hexdigest()[:16]
 
 
 def budget(path: str) -> int | None:
@@ -304,8 +344,3 @@ def budget(path: str) -> int | None:
     if "/c/" in path:
         return None
     return META_BUDGET if path == META_PATH else FILE_BUDGET
-
-
-def over_budget(pages: list[Page]) -> list[str]:
-    return [f"{page.path}: {len(page.content):,} bytes, over the search files' budget of {budget(page.path):,}"
-            for page in pages if budget(page.path) is not None and len(page.content) > budget(page.path)]

@@ -19,11 +19,14 @@ K1 = 1.2   # lunr's Builder defaults
 B = 0.75
 
 
+NONE = ()  # a field without the term: most terms are in a few of the eight, and an empty array is 64 bytes
+
+
 @dataclass
 class Term:
     index: int                                  # lunr's `_index`: first seen, first numbered
-    refs: list[array] = field(default_factory=lambda: [array("i") for _ in FIELDS])
-    frequencies: list[array] = field(default_factory=lambda: [array("i") for _ in FIELDS])
+    refs: list[array | tuple] = field(default_factory=lambda: [NONE] * len(FIELDS))
+    frequencies: list[array | tuple] = field(default_factory=lambda: [NONE] * len(FIELDS))
     variants: list[str] = field(default_factory=list)   # the message words that stem to this term
     variant_refs: array = field(default_factory=lambda: array("i"))
     variant_ids: array = field(default_factory=lambda: array("i"))
@@ -73,6 +76,8 @@ class TermIndex:
                 entry = self.terms.get(term)
                 if entry is None:
                     entry = self.terms[term] = Term(len(self.terms))
+                if entry.refs[f] is NONE:
+                    entry.refs[f], entry.frequencies[f] = array("i"), array("i")
                 entry.refs[f].append(ref)
                 entry.frequencies[f].append(frequency)
             if name == "message":
