@@ -26,14 +26,15 @@ The previous manifest is untrusted input: anything malformed is ignored.
 """
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Generator, NamedTuple
 from urllib.parse import urlencode
 
 import jinja2
 
 from . import urls
 from .links import redirect_page
-from .model import Page, Summary, inert_json
+from .cache.keys import history_digest
+from .model import Page, Summary, inert_json, inert_json_pieces
 from .render import render
 
 FORMAT = 1
@@ -115,11 +116,11 @@ def served_lists(summaries: list[Summary], html_paths: list[str]) -> set[str]:
     return {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")} - {urls.record_path(s) for s in summaries}
 
 
-def manifest_page(known: dict[str, Known], lists: set[str]) -> Page:
-    return Page(urls.URLS_PATH, inert_json({
-        "format": FORMAT, "lists": sorted(lists),
-        "records": {i: {"path": k.path, "message": k.message, "old": list(k.old), "removed": k.removed}
-                    for i, k in known.items()}}))
+def manifest(known: dict[str, Known], lists: set[str]) -> dict:
+    """The URL history this build serves, as `-/urls.json` holds it."""
+    return {"format": FORMAT, "lists": sorted(lists),
+            "records": {i: {"path": k.path, "message": k.message, "old": list(k.old), "removed": k.removed}
+                        for i, k in known.items()}}
 
 
 def nearest(path: str, served: set[str], renamed: dict[str, str]) -> str:
@@ -138,8 +139,9 @@ def repo_of(path: str) -> str:
 
 
 def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths: list[str],
-                   previous: object, unavailable: set[str] = frozenset()) -> Iterator[Page]:
-    """The manifest, the pages at every old URL, and `_redirects`. A record
+                   previous: object, unavailable: set[str] = frozenset()) -> Generator[Page, None, str]:
+    """The manifest, the pages at every old URL, and `_redirects`; returns
+    the digest of the URL history served (cache.keys.history_digest). A record
     not served now is "removed" only when no file claims its id: a file that
     is there but cannot be built (`unavailable`) makes it "temporarily unavailable"."""
     site = env.globals["site"]
@@ -173,7 +175,9 @@ def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths
         taken.add(path)
         moves.append((path, target))
         yield render(env, "moved.html", path, target=target, canonical=site.absolute(target))
-    yield manifest_page(known, lists | old_lists)
+    served_history = manifest(known, lists | old_lists)
+    yield Page(urls.URLS_PATH, b"".join(inert_json_pieces(served_history)))
     lines = [f"{site.href(old)} {site.href(new)} 301" for old, new in sorted(moves)]
     yield Page(urls.REDIRECTS_PATH, ("\n".join(lines) + "\n" if lines else "").encode())
+    return history_digest(served_history)
 

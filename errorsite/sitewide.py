@@ -7,7 +7,6 @@ history, so when none changed the previous build's files are linked instead
 """
 from __future__ import annotations
 
-import json
 import multiprocessing
 import multiprocessing.connection
 import time
@@ -70,13 +69,9 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
         with timed(timings, "global pages reused"):
             yield from (Reuse(path) for path in previous.paths)
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
-    paths, html_paths, served, warnings = [], list(record_paths), "", []
-    for page in made_pages(site, summaries, html_paths, static, options, history.manifest, jobs, timings, warnings,
-                           unavailable):
-        paths.append(page.path)
-        if page.path == urls.URLS_PATH:
-            served = history_digest(json.loads(page.content))
-        yield page
+    paths, html_paths, warnings = [], list(record_paths), []
+    served = yield from noting_paths(made_pages(site, summaries, html_paths, static, options, history.manifest, jobs,
+                                                timings, warnings, unavailable), paths)
     if lists and served_lists(summaries, html_paths) != lists[0]:
         return SitewideDone(NO_GLOBAL_PAGES, warnings, timings)  # listing_paths is out of step: reuse nothing
     return SitewideDone(GlobalPages(key, paths, by_summaries, served), warnings, timings)
@@ -84,9 +79,10 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
 
 def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str], static: dict[str, bytes],
                options: SiteOptions, previous_urls: object, jobs: int, timings: dict[str, float],
-               warnings: list[str], unavailable: set[str] = frozenset()) -> Iterator[Page]:
+               warnings: list[str], unavailable: set[str] = frozenset()) -> Generator[Page, None, str]:
     """The global pages, made; the listings' paths are added to `html_paths`
-    as they are made: the redirects and the sitemap need every HTML page."""
+    as they are made: the redirects and the sitemap need every HTML page.
+    Returns the digest of the URL history served (cache.keys.history_digest)."""
     static = static_files(static)
     env = environment(site, len(summaries), options, versions(static))
     # The search data is the largest global step and needs nothing the others make:
@@ -105,7 +101,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
             yield from api_pages(site, summaries)
             yield from feed_pages(site, options.title, summaries)
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
-            yield from redirect_pages(env, summaries, html_paths, previous_urls, unavailable)
+            served = yield from redirect_pages(env, summaries, html_paths, previous_urls, unavailable)
         with timed(timings, "search"):
             warnings += yield from search
     finally:
@@ -119,6 +115,18 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
         yield opensearch(env)
         yield schema_page(site)
         yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
+    return served
+
+
+def noting_paths(pages: Generator[Page, None, str], paths: list[str]) -> Generator[Page, None, str]:
+    """The pages, each one's path added to `paths` as it passes; returns what `pages` returns."""
+    while True:
+        try:
+            page = next(pages)
+        except StopIteration as end:
+            return end.value
+        paths.append(page.path)
+        yield page
 
 
 @contextmanager

@@ -4,6 +4,7 @@ record page, or on a "removed" page — read from the files, and followed in
 Chromium."""
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -12,6 +13,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from errorsite import urls
+from errorsite.cache.keys import history_digest, json_pieces
+from errorsite.cache.plan import PreviousBuild
+from errorsite.cache.stored import previous_manifest
 from errorsite.redirects import nearest, read_manifest
 from tests.conftest import SHARED_RECORDS, Server, build_quietly, need_shared
 
@@ -93,6 +97,19 @@ def test_redirects_file_lists_the_moves(history):
            f"{base}huggingface/candle/kv-cache-is-not-supported/ 301" in lines
     assert f"{base}expressjs/express/ {base}expressjs/express-next/ 301" in lines
     assert all(line.endswith(" 301") and len(line.split()) == 3 for line in lines)
+
+
+def test_the_served_history_digest_is_that_of_the_file_the_next_build_reads(history):
+    """The next build compares the digest of the history it reads with the one
+    the build that wrote it kept (made in pieces, never the file as one string)."""
+    _, out, _, _ = history
+    served = json.loads((out / urls.URLS_PATH).read_text())
+    kept = PreviousBuild.from_manifest(previous_manifest(out)).global_pages
+    assert kept.history_served == history_digest(served)
+    whole = json.dumps(served, sort_keys=True, ensure_ascii=False)
+    assert history_digest(served) == hashlib.sha256(whole.encode()).hexdigest()[:24]
+    for value in (None, [], {}, {"a": {"é": [1, {"z": 1, "b": None}]}, "<": "&"}, "x"):
+        assert "".join(json_pieces(value, 2)) == json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def test_a_hostile_manifest_is_ignored_where_malformed():
