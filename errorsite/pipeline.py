@@ -23,6 +23,7 @@ from .cache.keys import file_key, render_fingerprint
 from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, Reusable, comparable, kept_instead,
                          page_keys, reusable_outcomes, unchanged)
 from .cache.stored import ServedFiles, digests_file, load_digests, previous_manifest, previous_outcomes, save_digests
+from .finished import Finished
 from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
 from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
 from .records import Worker, outcomes, usable_jobs
@@ -281,13 +282,3 @@ def next_build(begun: Start, history: History, sources: dict[str, str], records_
     return NextBuild(begun.fingerprint, records.keys, len(records.summaries), history.digest,
                      sitewide.pages if sitewide else NO_GLOBAL_PAGES, {**sources, **records.digests},
                      records.outcomes, records_folder, records.problems).to_json()
-
-
-class Finished:
-    """The items of a generator, and then (`value`) what it returned."""
-
-    def __init__(self, generator: Generator):
-        self.generator, self.value = generator, None
-
-    def __iter__(self) -> Iterator:
-        self.value = yield from self.generator

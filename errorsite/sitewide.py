@@ -20,6 +20,7 @@ from .browse import browse_pages, last_modified, opensearch, robots, sitemap
 from .cache.keys import history_digest, summaries_key
 from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
 from .feeds import feed_pages
+from .finished import Finished
 from .links import code_pages, listing_paths
 from .model import Page, Reuse, Summary
 from .redirects import history_key, redirect_pages, served_lists
@@ -70,8 +71,12 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
             yield from (Reuse(path) for path in previous.paths)
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
     paths, html_paths, warnings = [], list(record_paths), []
-    served = yield from noting_paths(made_pages(site, summaries, html_paths, static, options, history.manifest, jobs,
-                                                timings, warnings, unavailable), paths)
+    made = Finished(made_pages(site, summaries, html_paths, static, options, history.manifest, jobs, timings, warnings,
+                               unavailable))
+    for page in made:
+        paths.append(page.path)
+        yield page
+    served = made.value
     if lists and served_lists(summaries, html_paths) != lists[0]:
         return SitewideDone(NO_GLOBAL_PAGES, warnings, timings)  # listing_paths is out of step: reuse nothing
     return SitewideDone(GlobalPages(key, paths, by_summaries, served), warnings, timings)
@@ -116,17 +121,6 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
         yield schema_page(site)
         yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
     return served
-
-
-def noting_paths(pages: Generator[Page, None, str], paths: list[str]) -> Generator[Page, None, str]:
-    """The pages, each one's path added to `paths` as it passes; returns what `pages` returns."""
-    while True:
-        try:
-            page = next(pages)
-        except StopIteration as end:
-            return end.value
-        paths.append(page.path)
-        yield page
 
 
 @contextmanager
@@ -181,14 +175,11 @@ class Beside:
 def send_items(sending: multiprocessing.connection.Connection, function: Callable[..., Iterator], *args) -> None:
     """Beside's other end: each item, then the end with what a generator returned, or the error."""
     try:
-        items = iter(function(*args))
-        while True:
-            try:
-                item = next(items)
-            except StopIteration as end:
-                sending.send(("end", end.value))
-                break
+        items = Finished(function(*args))
+        for item in items:
             sending.send(("item", item))
     except Exception as error:
         sending.send(("error", error))
+    else:
+        sending.send(("end", items.value))
     sending.close()

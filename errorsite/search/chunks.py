@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
 from .. import urls
+from ..finished import Finished
 from ..model import Page, Summary, inert_json
 from .buckets import js_order, names_in_order, repo_refs, shortest_between, vocabulary_pages
 from .index import FIELDS, result_doc, search_fields
@@ -220,12 +221,8 @@ def compact(value: object) -> str:
 
 def search_files(records: list[Summary]) -> SearchFiles:
     """search_stream's files and warnings, all at once."""
-    stream, pages = search_stream(records), []
-    while True:
-        try:
-            pages.append(next(stream))
-        except StopIteration as end:
-            return SearchFiles(pages, end.value)
+    stream = Finished(search_stream(records))
+    return SearchFiles(list(stream), stream.value)
 
 
 def search_stream(records: list[Summary]) -> Generator[Page, None, list[str]]:
