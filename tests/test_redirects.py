@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from errorsite import urls
-from errorsite.cache.keys import history_digest, json_pieces
+from errorsite.cache.keys import history_digest
 from errorsite.cache.plan import PreviousBuild
 from errorsite.cache.stored import previous_manifest
 from errorsite.redirects import nearest, read_manifest
@@ -103,13 +103,9 @@ def test_the_served_history_digest_is_that_of_the_file_the_next_build_reads(hist
     """The next build compares the digest of the history it reads with the one
     the build that wrote it kept (made in pieces, never the file as one string)."""
     _, out, _, _ = history
-    served = json.loads((out / urls.URLS_PATH).read_text())
+    served = (out / urls.URLS_PATH).read_bytes()
     kept = PreviousBuild.from_manifest(previous_manifest(out)).global_pages
-    assert kept.history_served == history_digest(served)
-    whole = json.dumps(served, sort_keys=True, ensure_ascii=False)
-    assert history_digest(served) == hashlib.sha256(whole.encode()).hexdigest()[:24]
-    for value in (None, [], {}, {"a": {"é": [1, {"z": 1, "b": None}]}, "<": "&"}, "x"):
-        assert "".join(json_pieces(value, 2)) == json.dumps(value, sort_keys=True, ensure_ascii=False)
+    assert kept.history_served == history_digest(json.loads(served)) == hashlib.sha256(served).hexdigest()[:24]
 
 
 def test_a_hostile_manifest_is_ignored_where_malformed():

@@ -9,13 +9,12 @@ correct by construction.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .. import __version__, urls
-from ..model import Record, Summary
+from ..model import Record, Summary, inert_json_pieces
 from ..render import TEMPLATES, SiteOptions
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -52,25 +51,12 @@ def summaries_key(fingerprint: str, summaries: list[Summary], extra: str = "") -
 
 def history_digest(previous_urls: object) -> str:
     """The URL history a build starts from (redirect pages depend on it): the
-    digest of its JSON, made a record at a time (a history is about 180
-    bytes a record, and one string of it several times that in memory)."""
+    digest of its bytes as `-/urls.json` holds them, hashed a piece at a time
+    (a history is about 180 bytes a record, and one string of it several times that)."""
     digest = hashlib.sha256()
-    for piece in json_pieces(previous_urls, 2):
-        digest.update(piece.encode())
+    for piece in inert_json_pieces(previous_urls):
+        digest.update(piece)
     return digest.hexdigest()[:24]
-
-
-def json_pieces(value: object, depth: int):
-    """json.dumps(value, sort_keys=True, ensure_ascii=False) in pieces, the
-    same text: the dicts `depth` levels down written key by key."""
-    if not (isinstance(value, dict) and depth):
-        yield json.dumps(value, sort_keys=True, ensure_ascii=False)
-        return
-    yield "{"
-    for index, key in enumerate(sorted(value)):
-        yield (", " if index else "") + json.dumps(key, ensure_ascii=False) + ": "
-        yield from json_pieces(value[key], depth - 1)
-    yield "}"
 
 
 def file_key(relative: str) -> str:
