@@ -86,14 +86,15 @@ class ListItems:
 
 
 def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record],
-                  feed_repo: str | None = None) -> list[Page]:
-    """`feed_repo`: the repository whose feeds the pages name (a repository's listing)."""
+                  feed_repo: str | None = None) -> Iterator[Page]:
+    """`feed_repo`: the repository whose feeds the pages name (a repository's
+    listing). A page at a time: a severity's listing can be most of the records."""
     entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
     feeds = {"feed_repo": feed_repo} if feed_repo else {}
-    return [render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk),
-                   pagination=pagination, canonical=env.globals["site"].absolute(path),
-                   description=listing_description(heading, intro, chunk, pagination), **feeds)
-            for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"])]
+    for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"]):
+        yield render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk),
+                     pagination=pagination, canonical=env.globals["site"].absolute(path),
+                     description=listing_description(heading, intro, chunk, pagination), **feeds)
 
 
 def listing_description(heading: str, intro: str, entries: list[Entry], pagination: Pagination) -> str:
@@ -103,10 +104,10 @@ def listing_description(heading: str, intro: str, entries: list[Entry], paginati
     return shorten(f"{heading}: {intro}{page} {first}".rstrip(), 200)
 
 
-def directory_pages(env, listing: str, heading: str, intro: str, items: list[Link]) -> list[Page]:
-    return [render(env, "directory.html", path, heading=heading, intro=intro, items=chunk,
-                   pagination=pagination, canonical=env.globals["site"].absolute(path))
-            for path, chunk, pagination in paginate(listing, items, env.globals["page_size"])]
+def directory_pages(env, listing: str, heading: str, intro: str, items: list[Link]) -> Iterator[Page]:
+    for path, chunk, pagination in paginate(listing, items, env.globals["page_size"]):
+        yield render(env, "directory.html", path, heading=heading, intro=intro, items=chunk,
+                     pagination=pagination, canonical=env.globals["site"].absolute(path))
 
 
 def counted(groups: dict[str, tuple[str, list[Record]]]) -> list[Link]:
