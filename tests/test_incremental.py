@@ -215,13 +215,21 @@ def test_records_read_from_another_folder_are_read_again(tmp_path):
     assert again.records == 4 and lines == [f"{moved.as_posix()}/odd.json: tags[0]: dropped: \"🔥\" has no letters or digits"]
 
 
+def test_the_outcomes_are_read_a_line_at_a_time_up_to_a_damaged_one(tmp_path):
+    site = tmp_path / "site"
+    stored.beside(site, cache.OUTCOME_FILE).write_text('["a.json",[1]]\n["b.json",null]\n["c.json",[trunc\n["d.json",[]]\n')
+    assert list(stored.previous_outcomes(site)) == [("a.json", [1]), ("b.json", None)]
+    assert list(stored.previous_outcomes(tmp_path / "none")) == []
+
+
 def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monkeypatch):
     """The outcomes live apart from the marker: a no-op never opens them, and a
     damaged copy costs a rebuild its speed, never its output."""
     records = write_records(tmp_path / "records", 6)
     site = built(records, tmp_path / "site")
     outcomes = stored.beside(site, cache.OUTCOME_FILE)
-    assert set(json.loads(outcomes.read_text())) == {f"r{i:04d}.json" for i in range(6)}
+    lines = outcomes.read_text().splitlines()
+    assert [json.loads(line)[0] for line in lines] == [f"r{i:04d}.json" for i in range(6)]  # one a line, in order
     assert "outcomes" not in json.loads(stored.beside(site, cache.STATE).read_text())
     opened = []
     real_outcomes = stored.previous_outcomes

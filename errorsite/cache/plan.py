@@ -11,7 +11,7 @@ Three levels of reuse, each correct by construction (keys.py):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from ..model import Outcome, Problem, Reuse, Summary
 from .stored import ServedFiles
@@ -100,7 +100,8 @@ class Reusable(NamedTuple):
 
 
 def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder: str, names: list[str],
-                      links: list[bool], sources: dict, read_outcomes: Callable[[], dict]) -> Reusable:
+                      links: list[bool], sources: dict,
+                      read_outcomes: Callable[[], Iterable[tuple[str, object]]]) -> Reusable:
     """The outcomes the previous build left (`read_outcomes()`, called only if
     they can be used). A record file whose bytes did not change keeps its
     outcome: with the same code and settings, loading, validating and
@@ -110,13 +111,15 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
     its last good outcome kept aside in case it no longer loads."""
     if not comparable(previous, fingerprint, records_folder):
         return Reusable({}, {})
-    digests, pages, cached = previous.sources or {}, previous.pages, read_outcomes()
+    digests, pages = previous.sources or {}, previous.pages
+    place = {name: index for index, name in enumerate(names)}
     known, last_good = {}, {}
-    for index, (name, is_link) in enumerate(zip(names, links)):
-        outcome = published(cached.get(name), pages)
+    for name, entry in read_outcomes():  # each made into an Outcome as it is read: never all of them parsed at once
+        index = place.get(name)
+        outcome = None if index is None else published(entry, pages)
         if outcome is None:
             continue
-        if sources[name] is not None and digests.get(name) == sources[name] and not is_link:
+        if sources[name] is not None and digests.get(name) == sources[name] and not links[index]:
             known[index] = outcome
         else:
             last_good[name] = outcome

@@ -7,9 +7,9 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
-from ..model import inert_json_pieces
+from ..model import inert_json, inert_json_pieces
 from ..urls import output_name
 from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
 
@@ -59,14 +59,18 @@ def previous_manifest(out_dir: Path) -> dict:
     return manifest
 
 
-def previous_outcomes(out_dir: Path) -> dict:
-    """Each record file's outcome as the build that wrote `out_dir` left it ({} if none).
+def previous_outcomes(out_dir: Path) -> Iterator[tuple[str, object]]:
+    """Each record file's outcome as the build that wrote `out_dir` left it,
+    a line at a time (at 100,000 records the file is over 100 MB, and parsed
+    whole it was a rebuild's peak of memory); none past a line that is not one.
     Read only after previous_manifest found the folder's marker ours."""
     try:
-        outcomes = json.loads(beside(out_dir, OUTCOME_FILE).read_text())
-    except (OSError, ValueError):
-        return {}
-    return outcomes if isinstance(outcomes, dict) else {}
+        with open(beside(out_dir, OUTCOME_FILE), encoding="utf-8") as lines:
+            for line in lines:
+                key, outcome = json.loads(line)
+                yield str(key), outcome
+    except (OSError, ValueError, TypeError):
+        return
 
 
 def save_state(out_dir: Path, state: dict) -> dict:
@@ -74,7 +78,7 @@ def save_state(out_dir: Path, state: dict) -> dict:
     "outcomes" go to a file of their own), atomically, before the site it
     describes is swapped in; the marker's fields that tie that site to it."""
     outcomes = state.pop("outcomes", {})
-    write_beside(out_dir, OUTCOME_FILE, inert_json_pieces(outcomes))
+    write_beside(out_dir, OUTCOME_FILE, (inert_json([key, outcomes[key]]) + b"\n" for key in sorted(outcomes)))
     return {"fingerprint": state.get("fingerprint", ""), "state": write_beside(out_dir, STATE, inert_json_pieces(state))}
 
 
