@@ -16,8 +16,9 @@ from errorsite import urls
 from errorsite.render import summarize
 from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_order, search_pages, search_rules
 from errorsite.search.buckets import units, vocabulary_keys
-from errorsite.search.chunks import (BUCKET_BYTES, CARD_RECORDS, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files,
-                                     search_stream, term_index)
+from errorsite.search.carried import CARD_RECORDS
+from errorsite.search.chunks import (BUCKET_BYTES, COMMON_MIN_DOCS, COMMON_SHARE, FILE_BUDGET, search_files, search_stream,
+                                     term_index)
 from errorsite.validate import validate
 from tests.conftest import QUERIES, REAL_QUERIES, ROOT, SHARED_RECORDS, need_shared
 
@@ -258,7 +259,7 @@ def test_a_record_of_frequent_words_alone_has_its_card_with_its_rarest_word():
     """A record none of whose words puts it among a word's CARD_RECORDS best
     would cost a paste of its own message a card file and a round (13.8% of
     the records at 100,000): its card travels with its rarest word."""
-    from errorsite.search.chunks import card_refs
+    from errorsite.search.carried import card_refs
     from tests.test_search_hangs import summary
     corpus = [summary(f"gamma delta {'x' * (i % 7)}", slug=f"g{i:03d}") for i in range(150)]
     corpus += [summary(f"alpha beta {'y' * (i % 5)}", slug=f"a{i:03d}") for i in range(250)]

@@ -22,9 +22,9 @@ field vectors, so the scores are the ones a whole index gives. Files, under
   repositories (names.py) that sort within the bucket's run, each with the
   runs of records `[first, end)` of the repositories it names: a paste's
   names are looked up in the buckets its words are in. The cards are
-  `[ref, …result card]` of each entry's CARD_RECORDS best records in its
-  postings of the message, code and class fields (CARD_FIELDS), by its own
-  weights there: the card a result shows most often comes with the postings
+  `[ref, …result card]` (chosen in carried.py) of each entry's CARD_RECORDS
+  best records in its postings of the message, code and class fields
+  (CARD_FIELDS), by its own weights there: the card a result shows most often comes with the postings
   that found the record; and of records among no word's best, those it is
   the rarest word of, in their message (rarest_terms) or in their pattern's
   text (pattern_terms), up to CARD_RECORDS of each. The texts, `[ref, text,
@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
@@ -68,7 +68,8 @@ from ..model import Page, Summary, inert_json
 from .buckets import js_order, names_in_order, repo_refs, shortest_between, vocabulary_pages
 from .index import FIELDS, result_doc, search_fields
 from .names import name_rules, repo_names
-from .terms import Term, TermIndex
+from .carried import EVERY_FIELD, best_records, card_refs, pattern_terms, rarest_terms
+from .terms import Term, TermIndex, Weights
 
 FORMAT = 4
 BUCKET_BYTES = 12_000     # a term bucket's target size; a single larger term gets one of its own
@@ -107,9 +108,6 @@ def term_index(records: list[Summary]) -> TermIndex:
     return index
 
 
-Weights = list[list[tuple[int, float]]]  # per field, [(ref, weight)]: TermIndex.weights, made once a term
-
-
 def postings(index: TermIndex, term: Term, weights: Weights, texts: list[str] | None) -> list:
     """[variants, message postings, postings of each other field], then with
     `texts` the distinct pattern texts of the term's records: flat lists,
@@ -129,85 +127,6 @@ def postings(index: TermIndex, term: Term, weights: Weights, texts: list[str] | 
                     flat.append(distinct.setdefault(texts[ref], len(distinct)))
         fields.append(flat)
     return [term.variants, *fields] + ([list(distinct)] if texts is not None else [])
-
-
-CARD_FIELDS = ("message", "code", "cls")  # a record found by these fields' words has its card beside them
-CARD_BOOSTS = tuple(boost if name in CARD_FIELDS else 0 for name, boost in FIELDS)
-EVERY_FIELD = tuple(1 for _ in FIELDS)
-# A term's best records by its own score have their cards beside its postings.
-# The first screen, eight results, is most often among them; a word in
-# thousands of messages would otherwise bring thousands of cards.
-CARD_RECORDS = 96
-
-
-def rarest_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
-    """term → records whose card travels with it though they are not among
-    its best: a record whose message words are all in more than CARD_RECORDS
-    records (common words aside) has its card with its rarest word that has
-    room (CARD_RECORDS such records a word), so that no record is left to its
-    card file when its own message is pasted (13.8% of them were, at 100,000
-    records); a paste asks for every word of its message lines."""
-    return _cards_by_rarest_word(index, threshold, lambda entry: entry.refs[0])
-
-
-def pattern_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
-    """term → records whose card travels with it as the rarest word of their
-    pattern's literal text (a word in both their message and their pattern)
-    with room (CARD_RECORDS such cards a word): a paste or a few words of one
-    message rank first the records of the same pattern, and those share its
-    words, not their rarest (a value such as a name), which the query does
-    not have. search_files drops them where they would put a file over its
-    budget."""
-    return _cards_by_rarest_word(index, threshold,
-                                 lambda entry: set(entry.refs[0]).intersection(entry.refs[1]))
-
-
-def _cards_by_rarest_word(index: TermIndex, threshold: float,
-                          records_of: Callable[[Term], Iterable[int]]) -> dict[str, list[int]]:
-    """rarest_terms and pattern_terms, which differ in the records a word
-    counts for (`records_of` its entry): each record among no such word's
-    best goes to its rarest one with room, CARD_RECORDS records a word."""
-    words: dict[int, list[tuple[int, str]]] = {}
-    carried: set[int] = set()
-    for term, entry in index.terms.items():
-        documents = entry.distinct_documents()
-        if documents > threshold:
-            continue  # a common word: left out of queries that have others
-        for ref in records_of(entry):
-            if documents <= CARD_RECORDS:
-                carried.add(ref)  # among that word's best: all its records are
-            else:
-                words.setdefault(ref, []).append((documents, term))
-    found: dict[str, list[int]] = {}
-    for ref in sorted(words.keys() - carried):
-        for _, term in sorted(words[ref]):
-            if len(found.setdefault(term, [])) < CARD_RECORDS:
-                found[term].append(ref)
-                break
-    return found
-
-
-def best_records(weights: Weights, boosts: tuple[float, ...]) -> list[int]:
-    """The CARD_RECORDS records with the highest sum of the term's weights
-    times each field's boost (a field boosted 0 does not count)."""
-    score: dict[int, float] = {}
-    for field_weights, boost in zip(weights, boosts):
-        if boost:
-            for ref, weight in field_weights:
-                score[ref] = score.get(ref, 0) + boost * weight
-    return sorted(score, key=lambda ref: (-score[ref], ref))[:CARD_RECORDS]
-
-
-def card_refs(weights: Weights, own: list[int] = ()) -> tuple[list[int], list[int]]:
-    """The records whose cards travel with the term's postings, and those
-    whose pattern texts alone do: of the records it is in the message, the
-    code or the class of (the fields that rank a record among the first
-    results), the CARD_RECORDS best by the term's boosted weights in those
-    fields, and those it is the rarest word of (`own`, rarest_terms); the
-    rest of its message records (the ranking matches their patterns) have
-    their texts."""
-    chosen = set(best_records(weights, CARD_BOOSTS)) | set(own)
-    return sorted(chosen), sorted({ref for ref, _ in weights[0]} - chosen)
 
 
 def pattern_text(record: Summary) -> str:

@@ -19,6 +19,7 @@ K1 = 1.2   # lunr's Builder defaults
 B = 0.75
 
 
+Weights = list[list[tuple[int, float]]]  # per field, [(ref, weight)]: TermIndex.weights, made once a term
 NONE = ()  # a field without the term: most terms are in a few of the eight, and an empty array is 64 bytes
 
 
