@@ -10,10 +10,10 @@ in one piece: the reference the split files are tested against.
 """
 from __future__ import annotations
 
-from .. import urls
-from ..model import Page, Summary
 from typing import Generator
 
+from .. import urls
+from ..model import Page, Summary
 from .chunks import META_PATH, SearchFiles, search_files, search_rules, search_stream
 from .index import FIELDS, build_index, result_doc, search_fields
 from .names import repo_names
