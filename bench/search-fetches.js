@@ -41,7 +41,8 @@ async function measure(dir, query, limit) {
   const before = files.length;
   await search.cards(results);
   const later = files.splice(before);
-  return { query, results: results.map((r) => r.ref), files, requests: files.length,
+  return { query, results: results.map((r) => r.ref), paths: results.map((r) => r.doc[2]), match: results.match,
+           files, requests: files.length,
            rounds: Math.max(0, ...files.map((f) => f[1])), ms, work, later: later.map((f) => [f[0], f[2], f[3]]) };
 }
 

@@ -29,7 +29,7 @@
   var LONG_PASTE_TYPOS = 4;     // a long paste: typos forgiven in this many message words
   var FIRST_SCREEN = 8;         // results whose cards a search waits for (the panel shows as many)
   var PREFIX_FILES = 2;         // term files a trailing prefix's run may read
-  var TERM_FILES = 10;          // term files a query reads (meta.json's buckets): each is a request
+  var VOCABULARY_AHEAD = 4;     // vocabulary files asked for ahead, in case a typed word is a typo
   var CLASS_NAME = /\b[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b/g;  // CamelCase: DTypeMismatchBinaryOp
 
   /* The whole index and every record's entry, in memory: the reference the
@@ -69,25 +69,19 @@
 
   WholeIndex.prototype.isCommon = function (term) { return this.df(term) > this.rules.commonAbove; };
 
-  /* The term file of the split index that holds `term` (by meta.json's
-   * buckets, when the rules are meta.json), so that both read a query's words
-   * alike; null without them: nothing to fetch, nothing to count. */
-  WholeIndex.prototype.fileOf = function (term) {
-    return this.rules.buckets ? bucketOf(this.rules.buckets, term) : null;
-  };
-
   WholeIndex.prototype.index = function () { return this.lunr; };
   WholeIndex.prototype.wants = function () {};
   WholeIndex.prototype.mayNeedNeighbours = function () {};
 
   /* The index's terms that start with `prefix`, or within one edit of `term`
-   * (lunr's fuzzy match). The terms of a prefix are those of the buckets of
-   * its run that `files` (fileBudget) allows, as the split index reads them. */
+   * (lunr's fuzzy match). The terms of a prefix are those of the first
+   * `files` buckets of its run (meta.json's buckets, when the rules are
+   * meta.json), as the split index reads them. */
   WholeIndex.prototype.prefixed = function (prefix, files) {
     var terms = this.lunr.tokenSet.intersect(lunr.TokenSet.fromString(prefix + "*")).toArray();
     var bounds = this.rules.buckets;
     if (!bounds || !files) return terms;
-    var allowed = toSet(files.run(prefixRun(bounds, prefix)));
+    var allowed = toSet(prefixRun(bounds, prefix).slice(0, files));
     return terms.filter(function (term) { return allowed[bucketOf(bounds, term)]; });
   };
 
@@ -176,19 +170,11 @@
    * then has a list of what to fetch, and the search runs again). */
   function find(data, names, text, limit) {
     limit = limit || 20;
-    var q = analyse(text), files = fileBudget(data);
-    // The message lines' words first; then the paste's names (the same message
-    // vendored in a fork or a wrapper is told apart by them alone); then the
-    // rest of the text's, last first: a paste ends with its error more often
-    // than it starts with it.
-    var message = q.message.filter(files.word);
-    var pasted = paste.pasteNames(text, data.rules.names), found = Object.create(null);
-    Object.keys(pasted).forEach(function (name) { if (files.name(name)) found[name] = pasted[name]; });
-    var kept = toSet(message.concat(q.core.slice(q.message.length).reverse().filter(files.word)));
-    q.core = q.core.filter(function (t) { return kept[t]; });
-    q.context = q.context.filter(files.word);
-    q.message = q.message.filter(function (t) { return kept[t]; });
-    q.classes = q.classes.filter(function (t) { return kept[t]; });
+    // Every word of the paste is weighed, as the whole index weighs it: the
+    // split index fetches the term file of each (one request a file, all in
+    // one round), and the paste's names (the same message vendored in a fork
+    // or a wrapper is told apart by them alone).
+    var q = analyse(text), found = paste.pasteNames(text, data.rules.names);
     if (!q.core.length && !q.context.length) return [];
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };
@@ -199,10 +185,10 @@
     if (words.every(function (t) { return data.df(t) > data.rules.commonAbove; })) words.forEach(data.wants, data);
     var lastToken = q.core[q.core.length - 1];
     var prefix = q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken);
-    var prefixed = prefix ? data.prefixed(lastToken, files) : [];
-    // Vocabulary files, in case a word is a typo, in the room the term files
-    // leave less one: a typo's neighbours are in one or two term files.
-    if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token, q)) data.mayNeedNeighbours(stem(token), files.left() - 1); });
+    var prefixed = prefix ? data.prefixed(lastToken, PREFIX_FILES) : [];
+    // Vocabulary files, in case a word is a typo, asked for with the term
+    // files: a typo then costs no round of its own (past the first few, it does).
+    if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token, q)) data.mayNeedNeighbours(stem(token), VOCABULARY_AHEAD); });
     if (data.pending()) return null;
     var filtered = { core: q.core.filter(rare), context: q.context.filter(rare) };
     if (filtered.core.length || filtered.context.length) { q.core = filtered.core; q.context = filtered.context; }
@@ -220,7 +206,7 @@
     var core = q.core.filter(known).map(stem), context = q.context.filter(known).map(stem);
     var near = Object.keys(fuzzy).map(function (token) {
       var found = data.neighbours(stem(token));
-      return found && expansions(data, found.slice().sort().filter(files.term));
+      return found && expansions(data, found.slice().sort());
     });
     if (near.some(function (n) { return !n; })) return null;  // a vocabulary file is on its way
     prefixed = expansions(data, prefixed);
@@ -246,35 +232,6 @@
     // they came with the postings, and fetched after (SplitSearch.cards).
     ranked.forEach(function (r, i) { r.doc = i < FIRST_SCREEN ? data.doc(r.ref) : data.card(r.ref); });
     return data.pending() ? null : ranked;
-  }
-
-  /* A query reads at most TERM_FILES term files: the message lines' words,
-   * the paste's names, the rest of the text's words, the context's; each
-   * keeps its file or is left out once the files are spent. A word in a file already kept, or common (meta.json
-   * lists those), costs nothing. A paste of frames names more words than a
-   * query needs, and each costs a request. */
-  function fileBudget(data) {
-    var files = Object.create(null), spent = 0;
-    function keep(file) {
-      if (file === null || file < 0 || files[file]) return true;
-      if (spent >= TERM_FILES) return false;
-      files[file] = true;
-      spent++;
-      return true;
-    }
-    function term(t) { return data.isCommon(t) || keep(data.fileOf(t)); }
-    return {
-      word: function (token) { return term(stem(token)); },
-      term: term,
-      // The buckets of a prefix's run it may read, in order.
-      run: function (buckets) { return buckets.slice(0, PREFIX_FILES).filter(keep); },
-      // A name sorted before every bucket is sought in the first.
-      name: function (name) {
-        var file = data.fileOf(name);
-        return keep(file === null ? null : Math.max(0, file));
-      },
-      left: function () { return TERM_FILES - spent; },
-    };
   }
 
   /* The buckets the terms that start with `prefix` can be in: from the one

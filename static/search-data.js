@@ -58,7 +58,6 @@
 
   /* The bucket that holds `term`: the last whose first term is not after it. */
   SplitIndex.prototype.bucketOf = function (term) { return ErrorSearch.bucketOf(this.meta.buckets, term); };
-  SplitIndex.prototype.fileOf = SplitIndex.prototype.bucketOf;
 
   SplitIndex.prototype.bucket = function (n) {
     var file = this.file("t/" + n + ".json");
@@ -131,10 +130,10 @@
   SplitIndex.prototype.wants = function (term) { this.posting(term); };
 
   /* The terms starting with `prefix`, a run of the sorted vocabulary, in the
-   * buckets of the run that `files` (the query's budget) allows. */
+   * first `files` buckets of the run. */
   SplitIndex.prototype.prefixed = function (prefix, files) {
     var run = ErrorSearch.prefixRun(this.meta.buckets, prefix), found = [], self = this;
-    (files ? files.run(run) : run).forEach(function (n) {
+    (files ? run.slice(0, files) : run).forEach(function (n) {
       var bucket = self.bucket(n);
       if (!bucket) return;
       for (var i = 0; i < bucket.length; i++) {

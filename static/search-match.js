@@ -149,15 +149,20 @@
        * from the first occurrence of the first link that a match ending there
        * can start at (so it holds the match, and may start a little before
        * it), reach: the same, MAX_GAP wider on a side that ends with a
-       * placeholder}. */
+       * placeholder, open: where its placeholders can stand, between its
+       * first and last literal pieces and out on an open side}. */
       span: function (haystack) {
         var stop = end(haystack);
         if (stop < 0) return null;
         var first = links[0].text, at = haystack.indexOf(first, Math.max(0, stop - reach));
         while (at >= 0 && wordStart && wordBefore(haystack, at)) at = haystack.indexOf(first, at + 1);
         if (at < 0 || at > stop) at = Math.max(0, stop - reach);
-        return { literal: [at, stop], reach: [Math.max(0, at - (open.head ? MAX_GAP : 0)),
-                                              Math.min(haystack.length, stop + (open.tail ? MAX_GAP : 0))] };
+        var wide = [Math.max(0, at - (open.head ? MAX_GAP : 0)),
+                    Math.min(haystack.length, stop + (open.tail ? MAX_GAP : 0))];
+        var places = [[at + first.length, stop - links[links.length - 1].text.length]];
+        if (open.head) places.push([wide[0], at]);
+        if (open.tail) places.push([stop, wide[1]]);
+        return { literal: [at, stop], reach: wide, open: places };
       },
     };
   }
@@ -234,9 +239,10 @@
       var piece = matcher.links[p].text;
       var to = p === 0 ? text.length : Math.min(text.length, position + matcher.links[p].gap + piece.length + budget);
       if (piece.length < MIN_NEAR_PIECE) {
+        // A short piece is there or missing (an older wording without the quotes): missing, its length in edits.
         var at = text.indexOf(piece, position);
-        if (at < 0 || at >= to) return 0;
-        position = at + piece.length;
+        if (at >= 0 && at < to) position = at + piece.length;
+        else if ((edits += piece.length) > budget) return 0;
         continue;
       }
       var found = approxFind(piece, text, position, to, budget - edits);

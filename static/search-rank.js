@@ -24,7 +24,8 @@
   var CLASS_VALUE = 4;          // a record whose error class the query names, below any pattern
   var EXACT_SHARE = 0.25;       // share of a record's message words in the paste to try its pattern
   var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match…
-  var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste
+  var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste, or a
+                                // quarter when the paste names their repository
   var NEAR_TEXT = 2000;
   var HOLDING_SHARE = 0.5;      // a pattern found around another's match, with half its literal text or more…
   var HOLDING_MATCHES = 12;     // …among the best this many found whole, ranks above it
@@ -130,7 +131,7 @@
       var matcher = engine.matcher(r.ref);
       if (matcher) r.pattern = match.exactValue(matcher, haystack);
       if (r.pattern) found = true;
-      else if (matcher && r.shared >= NEAR_SHARE) near.push(r);
+      else if (matcher && (r.shared >= NEAR_SHARE || r.named > 0)) near.push(r);
     });
     var exact = ranked.filter(function (r) { return r.pattern > 0; });
     nearMatches(engine, q, near, haystack);
@@ -178,8 +179,13 @@
     }
   }
 
+  /* Whether the inner match lies where one of the outer pattern's
+   * placeholders stands, sharing none of its literal text: `error decoding
+   * {path}: {e}` does not hold `error decoding response body`. */
   function holds(outer, inner) {
-    return outer.reach[0] <= inner.literal[0] && inner.literal[1] <= outer.reach[1];
+    return outer.open.some(function (place) {
+      return place[0] <= inner.literal[0] && inner.literal[1] <= place[1];
+    });
   }
 
   function namesClass(classStems, metadata) {

@@ -344,17 +344,14 @@ def test_hard_pastes_rank_their_record_first(hard_outcomes):
 
 @pytest.mark.slow  # ~2.5 s each under Node: the fast loop keeps test_hard_pastes_rank_their_record_first
 @pytest.mark.parametrize("bucket_bytes", [1_000, 2_000])
-def test_hard_pastes_rank_first_when_their_words_would_spend_the_term_file_budget(tmp_path, monkeypatch, bucket_bytes):
-    """The split search reads at most TERM_FILES (10) term files a query
-    (static/search-core.js). With term buckets this small, the hard and shared
-    records make 150 to 280 term files, as a large site does: a long paste's
-    words would spend the budget before its names, so the names must be planned
-    right after the message lines' words. Planned after the rest of the text,
-    ollama's copy of llama.cpp's "failed to open GGUF file" came first for a
-    llama-server paste (9235e7e: found with 12,000 mined distractors, which no
-    longer reproduce it with this machine's installed packages; here it is
-    reproduced at both sizes). Run under Node by tests/js/compare-search.js,
-    a cold search page for each query."""
+def test_hard_pastes_rank_first_when_their_words_span_many_term_files(tmp_path, monkeypatch, bucket_bytes):
+    """With term buckets this small, the hard and shared records make 150 to
+    280 term files, as a large site does, and a long paste's words span dozens
+    of them: every one is read, so the split search ranks as the whole index
+    does. (When a query read at most 10 term files, a llama-server paste whose
+    names were planned after the rest of its text ranked ollama's copy of
+    llama.cpp's "failed to open GGUF file" first.) Run under Node by
+    tests/js/compare-search.js, a cold search page for each query."""
     import subprocess
     from errorsite import urls
     from errorsite.search import chunks, search_order, search_pages

@@ -1,0 +1,284 @@
+"""Search quality on every real paste we have, among thousands of distractors.
+
+The suite is every query with a known record:
+- `shared`: ../shared/queries.json (pasted and partial queries) and
+  ../shared/queries-real.json (pastes from GitHub issues), on ../shared/records;
+- `set-a`, `set-b`, `set-c`: ../shared/real-pastes/ (pastes and issue titles);
+- `hard`: tests/fixtures/queries-hard.json (Windows paths, shell prompts, CI logs);
+- `mined-*`: tests/fixtures/mined/*/ (pastes mined from GitHub issues by us;
+  its README says how).
+
+The search files are made by the build's own function (errorsite.search.
+search_pages) from the real records and `distractors` records of bench/corpus.py,
+and each query runs cold in Node on the split files (bench/search-quality.js,
+the site's own static/ engine): what a visitor's browser runs. `figures` gives
+top-1 and top-3 per set and per kind, and how the first result was judged
+(`match`: exact, likely or none).
+
+    python -m bench.quality [--distractors 12000] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+MINED = ROOT / "tests" / "fixtures" / "mined"
+HARD = ROOT / "tests" / "fixtures" / "queries-hard.json"
+RUNNER = ROOT / "bench" / "search-quality.js"
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    expect: str   # the record's path on the site (urls.record_path)
+    kind: str
+    set: str
+    source: str = ""
+    also: tuple[str, ...] = ()   # records of other sets with the same error (see same_code)
+
+
+@dataclass(frozen=True)
+class Suite:
+    documents: dict[str, dict]   # "set/file name" → record file's JSON
+    queries: list[Query]
+    sets: dict[str, list[str]]   # set → the keys of the documents its queries expect
+
+
+def record_path(document: dict) -> str:
+    record = document["record"]
+    return f"/{record['repo'].lower()}/{record['slug']}/"
+
+
+# Repositories whose code raises another's errors: a rename, or a vendored copy.
+SAME_CODE = {"ggerganov/llama.cpp": "ggml-org/llama.cpp", "ollama/ollama": "ggml-org/llama.cpp",
+             "ggerganov/whisper.cpp": "ggml-org/whisper.cpp"}
+
+
+def also_right(queries: list[Query], documents: dict[str, dict], sets: dict[str, list[str]]) -> list[Query]:
+    """Each query with the records of other sets that are its record's error
+    too: raised by the same code (SAME_CODE), the one's message text within
+    the other's (llama.cpp's `unknown model architecture: '{arch}'` and the
+    same wrapped by its loader). A set's author picked among the records they
+    had; a record another set brought that is the same error is as right."""
+    def code(document: dict) -> str:
+        repo = document["record"]["repo"].lower()
+        return SAME_CODE.get(repo, repo)
+
+    def text(document: dict) -> str:
+        return re.sub(r"\s*\{\}\s*", " ", same_error(document)[1]).strip(" :'\"")
+
+    by_path = {record_path(d): (key, d) for key, d in documents.items()}
+    result = []
+    for query in queries:
+        own = set(sets.get(query.set, ()))
+        _, wanted = by_path[query.expect]
+        also = tuple(sorted(path for path, (key, d) in by_path.items()
+                            if key not in own and path != query.expect and code(d) == code(wanted)
+                            and (text(d) in text(wanted) or text(wanted) in text(d))))
+        result.append(Query(query.text, query.expect, query.kind, query.set, query.source, also))
+    return result
+
+
+def same_error(document: dict) -> tuple[str, str]:
+    """Two sets may hold the same error of the same repository (requests'
+    MissingSchema is in two): one record, which both sets' queries expect."""
+    record = document["record"]
+    return record["repo"].lower(), literal(record.get("messagePattern") or record["errorMessage"])
+
+
+def _add(key: str, document: dict, documents: dict, sets: dict) -> str:
+    """Adds a record to the suite unless it has it already; the record's path."""
+    for kept_key, kept in documents.items():
+        if same_error(kept) == same_error(document):
+            sets.setdefault(key.split("/")[0], []).append(kept_key)
+            return record_path(kept)
+    documents[key] = document
+    sets.setdefault(key.split("/")[0], []).append(key)
+    return record_path(document)
+
+
+def _set(name: str, records: Path, queries: Iterable[dict], documents: dict, sets: dict) -> list[Query]:
+    by_file = {path.name: _add(f"{name}/{path.name}", json.loads(path.read_text(encoding="utf-8")), documents, sets)
+               for path in sorted(records.glob("*.json"))}
+    return [Query(q["query"], by_file[q["expect"]], q["kind"], name, q.get("source", "")) for q in queries]
+
+
+def hard_documents() -> list[dict]:
+    """tests/fixtures/queries-hard.json's records as record files: a shared
+    record with the fields search reads replaced (its summary is the documentation)."""
+    import copy
+    base = json.loads((SHARED / "records" / "redis__redis__err-syntax-error.json").read_text(encoding="utf-8"))
+    documents = []
+    for i, r in enumerate(json.loads(HARD.read_text(encoding="utf-8"))["records"]):
+        document = copy.deepcopy(base)
+        document["record"].update(id=f"hard-{i}", repo=r["repo"], slug=r["slug"], errorCode=None,
+                                  errorMessage=r["message"], messagePattern=r["pattern"], errorClass=r["errorClass"],
+                                  filePath=r["filePath"], documentation=r["summary"], tags=r["tags"])
+        documents.append(document)
+    return documents
+
+
+def load_suite(shared: Path = SHARED, mined: Path = MINED) -> Suite:
+    """Every set there is: the shared ones need ../shared (absent: none of them)."""
+    documents: dict[str, dict] = {}
+    sets: dict[str, list[str]] = {}
+    queries: list[Query] = []
+    if (shared / "records").is_dir():
+        shared_queries = [q for name in ("queries.json", "queries-real.json")
+                          for q in json.loads((shared / name).read_text(encoding="utf-8"))]
+        queries += _set("shared", shared / "records", shared_queries, documents, sets)
+        for folder in sorted((shared / "real-pastes").glob("set-*")):
+            queries += _set(folder.name, folder / "records",
+                            json.loads((folder / "queries.json").read_text(encoding="utf-8")), documents, sets)
+        hard = {record_path(d): _add(f"hard/{i}", d, documents, sets) for i, d in enumerate(hard_documents())}
+        for q in json.loads(HARD.read_text(encoding="utf-8"))["queries"]:
+            repo, slug = q["expect"].split()
+            queries.append(Query(q["query"], hard[f"/{repo.lower()}/{slug}/"], q["kind"], "hard", q.get("source", "")))
+    for folder in sorted(p for p in mined.glob("*") if (p / "queries.json").is_file()):
+        queries += _set(f"mined-{folder.name}", folder / "records",
+                        json.loads((folder / "queries.json").read_text(encoding="utf-8")), documents, sets)
+    return Suite(documents, also_right(queries, documents, sets), sets)
+
+
+def literal(pattern: str) -> str:
+    return re.sub(r"\{[^{}\s]*\}", "{}", pattern or "").casefold()
+
+
+def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[str] = ()) -> list[dict]:
+    """The suite's records (less the sets left out) and `distractors` records of
+    bench/corpus.py. A distractor with a real record's message or pattern (some
+    installed packages raise the very messages of real records) would be that
+    record again, not a distractor: left out. A record at an address another
+    has already taken is the same record twice (the build keeps one)."""
+    from bench.corpus import make_records
+    left_out = {key for name in leave_out for key in suite.sets.get(name, ())}
+    real = [d for key, d in suite.documents.items() if key not in left_out]
+    same = {literal(d["record"].get("messagePattern") or d["record"]["errorMessage"]) for d in suite.documents.values()}
+    made = [d for d in make_records(distractors, seed=seed, reserved=list(suite.documents.values()))
+            if literal(d["record"].get("messagePattern") or d["record"]["errorMessage"]) not in same]
+    taken, documents = set(), []
+    for document in [*real, *made]:
+        if record_path(document) not in taken:
+            taken.add(record_path(document))
+            documents.append(document)
+    return documents
+
+
+def summaries(documents: list[dict]) -> list:
+    """The summaries a build keeps. The checks of what a page shows as plain
+    text (Markdown, code a lexer stalls on) are left out: they only ever drop a
+    value to plain text, and a summary reads none of what they decide."""
+    from errorsite import urls
+    from errorsite.render import summarize
+    from errorsite.validate import check
+    from errorsite.validate import record as validate_record
+    found = []
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(validate_record, "check_markdown", lambda values, issues: None))
+        stack.enter_context(mock.patch.object(validate_record, "slow_code", lambda values, issues: ()))
+        for n, document in enumerate(documents):
+            checked = check(f"{n}.json", document)
+            if checked.record is None:
+                raise ValueError(f"record {record_path(document)} would be skipped: {checked.problems}")
+            found.append(summarize(checked.record))
+    return sorted(found, key=urls.record_path)
+
+
+def write_search(folder: Path, documents: list[dict]) -> Path:
+    """The search files of these records, as a build writes them, under folder; their folder."""
+    from errorsite.search import streamed_search
+    for page in streamed_search(summaries(documents)):
+        path = folder / page.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(page.content)
+    from errorsite import urls
+    return folder / urls.SEARCH_PATH
+
+
+def run(search_dir: Path, queries: list[Query], limit: int = 10) -> list[dict]:
+    """Each query, cold, on the split files: {results: [paths], match, requests, rounds, gzip}."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as file:
+        json.dump([q.text for q in queries], file)
+        file.flush()
+        done = subprocess.run(["node", str(RUNNER), str(search_dir), file.name, str(limit)],
+                              capture_output=True, text=True, encoding="utf-8", check=False)
+    if done.returncode:
+        raise RuntimeError(f"{RUNNER.name} failed: {done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+def rank_of(query: Query, outcome: dict) -> int:
+    """1-based place of the query's record among the results (the paths end in
+    the record's repo/slug/), 0 when absent."""
+    wanted = [path.strip("/").lower() for path in (query.expect, *query.also)]
+    for place, path in enumerate(outcome["results"], 1):
+        if any(path.strip("/").lower().endswith(w) for w in wanted):
+            return place
+    return 0
+
+
+def figures(queries: list[Query], outcomes: list[dict]) -> dict[str, dict[str, dict]]:
+    """{"set": {name: figures}, "kind": {name: figures}, "all": {"all": figures}};
+    figures: queries, top1, top3, matched (first result judged a match, and right)."""
+    groups: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)
+    for query, outcome in zip(queries, outcomes):
+        place = (rank_of(query, outcome), outcome.get("match", "none"))
+        groups["set", query.set].append(place)
+        groups["kind", query.kind].append(place)
+        groups["all", "all"].append(place)
+    result: dict[str, dict[str, dict]] = defaultdict(dict)
+    for (axis, name), places in sorted(groups.items()):
+        n = len(places)
+        result[axis][name] = {"queries": n,
+                              "top1": sum(p == 1 for p, _ in places) / n,
+                              "top3": sum(0 < p <= 3 for p, _ in places) / n,
+                              "matched": sum(p == 1 and m != "none" for p, m in places) / n}
+    return dict(result)
+
+
+def misses(queries: list[Query], outcomes: list[dict]) -> list[str]:
+    return [f"{q.set} {q.kind} (rank {rank_of(q, o) or '-'}): {q.text[:100]!r} → {o['results'][:1]} {q.source}"
+            for q, o in zip(queries, outcomes) if rank_of(q, o) != 1]
+
+
+def table(figs: dict[str, dict[str, dict]]) -> str:
+    lines = [f"{'':<24} {'queries':>7} {'top-1':>7} {'top-3':>7} {'matched':>8}"]
+    for axis in ("set", "kind", "all"):
+        for name, f in figs.get(axis, {}).items():
+            lines.append(f"{axis + ' ' + name:<24} {f['queries']:>7} {f['top1']:>7.1%} {f['top3']:>7.1%} "
+                         f"{f['matched']:>8.1%}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--distractors", type=int, default=12000)
+    parser.add_argument("--json", type=Path, help="write the outcomes here")
+    parser.add_argument("--misses", action="store_true", help="list the queries whose record is not first")
+    args = parser.parse_args(argv)
+    suite = load_suite()
+    with tempfile.TemporaryDirectory(prefix="quality-") as folder:
+        search_dir = write_search(Path(folder), corpus(suite, args.distractors))
+        outcomes = run(search_dir, suite.queries)
+    print(table(figures(suite.queries, outcomes)))
+    if args.misses:
+        print("\n".join(misses(suite.queries, outcomes)))
+    if args.json:
+        args.json.write_text(json.dumps([{"query": q.text, "set": q.set, "kind": q.kind, "expect": q.expect, **o}
+                                         for q, o in zip(suite.queries, outcomes)], indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
