@@ -12,7 +12,7 @@ async function main() {
   const out = [];
   for (const query of JSON.parse(fs.readFileSync(queriesFile, "utf8"))) {
     const m = await measure(dir, query, Number(limit || 10));
-    out.push({ results: m.paths, match: m.match || "none", requests: m.requests, rounds: m.rounds,
+    out.push({ results: m.paths, match: m.match || "none", first: m.first, requests: m.requests, rounds: m.rounds,
                gzip: m.files.reduce((sum, f) => sum + f[3], 0), ms: m.work });
   }
   process.stdout.write(JSON.stringify(out));

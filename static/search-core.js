@@ -228,6 +228,7 @@
       prefixed.forEach(function (t) { term(t, PREFIX_BOOST); });
     }, CANDIDATES);  // the split index leaves out the rest; lunr's own index ignores it
     var ranked = ranking.rank(data, text, q, results.slice(0, CANDIDATES)).slice(0, limit);
+    ranked.match = ranking.judge(data, text, q, ranked);
     // The first screen's cards are waited for; the others are taken when
     // they came with the postings, and fetched after (SplitSearch.cards).
     ranked.forEach(function (r, i) { r.doc = i < FIRST_SCREEN ? data.doc(r.ref) : data.card(r.ref); });

@@ -108,6 +108,8 @@
         named: name,
         everyWord: everyWord,
         shared: shared,
+        covered: covered,
+        found: "",  // "exact" or "near": how its pattern was found in the paste
         classNamed: classStems.length > 0 && namesClass(classStems, metadata),
         pattern: 0,
         value: 0,
@@ -130,7 +132,7 @@
       if (r.shared < EXACT_SHARE) return;
       var matcher = engine.matcher(r.ref);
       if (matcher) r.pattern = match.exactValue(matcher, haystack);
-      if (r.pattern) found = true;
+      if (r.pattern) { found = true; r.found = "exact"; r.literal = matcher.literal; }
       else if (matcher && (r.shared >= NEAR_SHARE || r.named > 0)) near.push(r);
     });
     var exact = ranked.filter(function (r) { return r.pattern > 0; });
@@ -215,8 +217,73 @@
     candidates.sort(function (a, b) { return b.score - a.score; }).slice(0, NEAR_CANDIDATES).forEach(function (r) {
       var matcher = engine.matcher(r.ref);
       for (var i = 0; i < texts.length; i++) r.pattern = Math.max(r.pattern, match.nearValue(matcher, texts[i]));
+      if (r.pattern) { r.found = "near"; r.literal = matcher.literal; }
     });
   }
 
-  return { rank: rank };
+  /* How much of a record's message the paste holds: of the distinct words
+   * of its pattern's literal text, the share in the paste, and how many of
+   * those are not common (a word in a large share of the records); and how
+   * much of the paste's line that holds most of them they explain. */
+  function held(engine, r, text, q) {
+    var matcher = engine.matcher(r.ref);
+    if (!matcher) return { share: 0, rare: 0, line: 0 };
+    var words = tokens.unique(tokens.tokenize(matcher.text)), own = toSet(words);
+    var pasted = toSet(tokens.tokenize(text.slice(0, 20000))), hits = 0, rare = 0;
+    for (var i = 0; i < words.length; i++) {
+      if (!pasted[words[i]]) continue;
+      hits++;
+      if (!engine.isCommon(stem(words[i]))) rare++;
+    }
+    var lines = q.lines.length ? q.lines : text.slice(0, 20000).split("\n").slice(0, 200), best = 0, line = 0;
+    lines.forEach(function (l) {
+      var lineWords = tokens.unique(tokens.tokenize(l)), found = 0;
+      for (var j = 0; j < lineWords.length; j++) if (own[lineWords[j]]) found++;
+      if (found > best || (found === best && found && found / lineWords.length > line)) {
+        best = found;
+        line = found / lineWords.length;
+      }
+    });
+    return { share: words.length ? hits / words.length : 0, rare: rare, line: line };
+  }
+
+  /* Whether the first result is the paste's error, or only related. A
+   * match means the paste holds the record's message: "exact" when its
+   * pattern is found whole (long enough to say something, or most of the
+   * line it is on), "likely" when found within a few edits or when the paste
+   * holds enough of its distinctive words, "none" otherwise. Every rule asks
+   * for a word of the message that is not common: "timed out" alone says
+   * nothing. Measured on real pastes searched with and without their
+   * records (bench/quality.py): see docs/search.md. */
+  var MATCH = {
+    literal: 20,          // a pattern found whole with this much literal text…
+    shortLiteral: 16,     // …or this much, making this share of its line
+    shortLine: 0.4,
+    line: 0.6,            // a pattern found (or near) making this share of its line
+    foundShare: 0.5,      // a pattern found (or near) with this share of its words held…
+    foundRare: 3,         // …and this many of them not common
+    rare: 4,              // this many distinctive words held…
+    rareShare: 0.2,       // …and this share of its words
+    wordsShare: 0.6,      // this share of its words held, two of them distinctive,
+    wordsLine: 0.7,       // making this share of the line
+  };
+
+  function judge(engine, text, q, ranked) {
+    var r = ranked[0];
+    if (!r) return "none";
+    var h = held(engine, r, text, q);
+    if (h.rare < 1) return "none";
+    if (r.code) return "exact";
+    if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
+                                                              h.line >= MATCH.shortLine))) return "exact";
+    if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
+      return "likely";
+    }
+    if (q.typed && r.everyWord) return "likely";
+    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return "likely";
+    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return "likely";
+    return "none";
+  }
+
+  return { rank: rank, judge: judge };
 });
