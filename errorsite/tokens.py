@@ -48,6 +48,17 @@ def keep_part(part: str) -> bool:
     return len(part) > 1 and not numbers_only(part) and part not in STOP_WORDS and len(part) <= MAX_TOKEN
 
 
+def code_terms(code: str) -> list[str]:
+    """What a code is searched by: the code whole and each of its dotted tails
+    (`parse_error.108` and `exception.parse_error.108` of
+    `json.exception.parse_error.108`), as users write it; a code that the
+    tokenizer does not keep whole (with spaces) as its tokens."""
+    whole = code.lower().strip(CONNECTORS)
+    tails = [whole[i + 1:] for i, c in enumerate(whole) if c == "."]
+    terms = [tokens[0] for tail in [whole, *tails] for tokens in [tokenize(tail)] if tokens and tokens[0] == tail]
+    return terms or tokenize(code)
+
+
 PLACEHOLDER = re.compile(r"\{[^{}\s]{0,40}\}")
 
 

@@ -156,13 +156,37 @@
     var message = lines.length ? unique(tokenize(paste.stripNoise(lines.join("\n")).core)) : [];
     var core = unique(message.concat(tokenize(noise.core))).slice(0, MAX_QUERY_TOKENS);
     var coreSet = toSet(core);
-    var context = unique(tokenize(noise.context)).filter(function (t) { return !coreSet[t]; })
+    var context = unique(tokenize(noise.context).concat(hexCodes(text))).filter(function (t) { return !coreSet[t]; })
       .slice(0, MAX_QUERY_TOKENS);
     var classes = (String(noise.core).slice(0, 20000).match(CLASS_NAME) || [])
       .map(function (c) { return c.toLowerCase(); });
     return { core: core, context: context, typed: core.length + context.length <= TYPED_QUERY_TOKENS,
              message: message.filter(function (t) { return coreSet[t]; }), frames: noise.frames, lines: lines,
              classes: classes.filter(function (t) { return coreSet[t]; }) };
+  }
+
+  function noResults() {
+    var none = [];
+    none.match = "none";
+    return none;
+  }
+
+  /* Windows error codes (HRESULTs) are sought as the hex code records hold
+   * (`0x80070005`), printed in hex or in decimal (`-2147024891`,
+   * `2147942405`: a 32-bit code with its high bit set, which a paste seldom
+   * holds otherwise). The noise rules drop hex numbers as addresses: these go
+   * in as context, never weighing on what the paste's words cover. */
+  var HEX_CODE = /(?:^|[^\w.])(?:0x([0-9a-f]{8})|(-?\d{10}))(?![\w.])/gi;
+  function hexCodes(text) {
+    var found = [], m;
+    HEX_CODE.lastIndex = 0;
+    while ((m = HEX_CODE.exec(String(text).slice(0, 20000))) && found.length < 4) {
+      var n = m[1] ? parseInt(m[1], 16) : Number(m[2]);
+      if ((n < 0 && n >= -0x80000000) || (n >= 0x80000000 && n <= 0xffffffff)) {
+        found.push("0x" + ("0000000" + (n >>> 0).toString(16)).slice(-8));
+      }
+    }
+    return found;
   }
 
   /* Search: returns [{ref, doc, score, terms}] best first, never throws on
@@ -175,7 +199,7 @@
     // one round), and the paste's names (the same message vendored in a fork
     // or a wrapper is told apart by them alone).
     var q = analyse(text), found = paste.pasteNames(text, data.rules.names);
-    if (!q.core.length && !q.context.length) return [];
+    if (!q.core.length && !q.context.length) return noResults();
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };
     q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
@@ -212,7 +236,7 @@
     prefixed = expansions(data, prefixed);
     if (data.pending()) return null;
     if (!prefixed.length && !core.length && !context.length && !near.some(function (n) { return n.length; })) {
-      return [];  // lunr would return every record for an empty query
+      return noResults();  // lunr would return every record for an empty query
     }
     // Terms go in stemmed (the stems are cached), so lunr skips its own
     // stemmer, the same Porter stemmer, on each of them. Typos and the prefix

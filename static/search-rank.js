@@ -22,6 +22,8 @@
   var FUZZY_CREDIT = 0.5;       // a word matched only through a typo counts half
   var NAME_FACTOR = 0.125;      // a named repository's pattern is worth 12.5% more per unit
   var CLASS_VALUE = 4;          // a record whose error class the query names, below any pattern
+  var CODE_VALUE = 1000;        // a record whose error code the query holds, above any pattern
+  var CODE_SHAPED = /[0-9_.:-]/;  // a code with a digit or a connector (`E0308`, `parse_error.108`), not `ERR`
   var EXACT_SHARE = 0.25;       // share of a record's message words in the paste to try its pattern
   var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match…
   var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste, or a
@@ -85,6 +87,7 @@
     var queryTokens = toSet(q.core.concat(q.context));
     var top = results.length ? results[0].score : 1;
     var coreStems = q.core.map(stem);
+    var asked = toSet(q.core.concat(q.context).map(stem));  // not what a prefix or a typo expands to
     var fuzzyStems = toSet(Object.keys(q.fuzzy || {}).map(stem));
     var named = q.named || { any: false };
     var classStems = (q.classes || []).map(stem);
@@ -109,6 +112,7 @@
         everyWord: everyWord,
         shared: shared,
         covered: covered,
+        code: codeHeld(metadata, asked),
         found: "",  // "exact" or "near": how its pattern was found in the paste
         classNamed: classStems.length > 0 && namesClass(classStems, metadata),
         pattern: 0,
@@ -138,7 +142,8 @@
     var exact = ranked.filter(function (r) { return r.pattern > 0; });
     nearMatches(engine, q, near, haystack);
     ranked.forEach(function (r) {
-      r.value = (r.pattern || (r.classNamed ? CLASS_VALUE : 0)) * (1 + NAME_FACTOR * r.named);
+      r.value = r.code ? CODE_VALUE + r.code
+                       : (r.pattern || (r.classNamed ? CLASS_VALUE : 0)) * (1 + NAME_FACTOR * r.named);
       if (r.pattern) found = true;
     });
     holdingMatches(engine, exact, haystack);
@@ -188,6 +193,17 @@
     return outer.open.some(function (place) {
       return place[0] <= inner.literal[0] && inner.literal[1] <= place[1];
     });
+  }
+
+  /* The length of the longest form of the record's error code that the query
+   * holds as itself (the code field holds the code and its dotted tails: search/index.py),
+   * 0 for none or for a code of letters alone, which a word of the paste may be. */
+  function codeHeld(metadata, asked) {
+    var longest = 0;
+    for (var term in metadata) {
+      if (asked[term] && metadata[term].code && CODE_SHAPED.test(term) && term.length > longest) longest = term.length;
+    }
+    return longest;
   }
 
   function namesClass(classStems, metadata) {
@@ -271,9 +287,9 @@
   function judge(engine, text, q, ranked) {
     var r = ranked[0];
     if (!r) return "none";
+    if (r.code) return "exact";
     var h = held(engine, r, text, q);
     if (h.rare < 1) return "none";
-    if (r.code) return "exact";
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                               h.line >= MATCH.shortLine))) return "exact";
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {

@@ -10,7 +10,7 @@ from lunr.stemmer import PorterStemmer
 
 from .. import urls
 from ..model import Summary
-from ..tokens import pattern_words, tokenize
+from ..tokens import code_terms, pattern_words, tokenize
 
 
 class _LunrJsPorter(PorterStemmer):
@@ -58,7 +58,7 @@ def search_fields(record: Summary) -> dict[str, list[str]]:
     return {
         "message": tokenize(record.message),
         "pattern": tokenize(pattern_words(pattern)) if pattern else [],
-        "code": tokenize(record.error_code or ""),
+        "code": code_terms(record.error_code or ""),
         "cls": tokenize(record.error_class or ""),
         "tags": tokenize(" ".join(record.tags)),
         "repo": tokenize(record.repo),

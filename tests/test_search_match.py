@@ -1,0 +1,129 @@
+"""Exact codes win, and the engine says whether its first result is a match
+(`results.match`: exact, likely or none), on small hand-made indexes run
+through the real search code under Node. The figures on every real paste are
+bench/quality.py's (tests/test_search_suite.py)."""
+from __future__ import annotations
+
+import pytest
+
+from errorsite.search import build_index, repo_names, result_doc, search_rules
+from errorsite.tokens import code_terms
+from tests.search_node import node_core  # noqa: F401  (a fixture)
+from tests.test_search_pastes import record
+from tests.test_search_ranking import make_record
+
+
+def coded_record(repo, slug, message, code):
+    return make_record(repo=repo, slug=slug, id=f"{slug}-{repo.replace('/', '-')}", errorMessage=message,
+                       messagePattern=message, documentation="It fails.", errorCode=code, tags=["x"])
+
+
+def search(node_core, records, query) -> dict:
+    """{hits: [repo slug], match} from the real search code."""
+    return node_core.evaluate(
+        "([index, docs, names, rules, q]) => { const r = new ErrorSearch(index, docs, names, rules).search(q, 10);"
+        " return {hits: r.map(x => x.doc[1] + ' ' + x.doc[2].split('/')[2]), match: r.match}; }",
+        [build_index(records), [result_doc(r) for r in records], repo_names(records), search_rules(len(records)),
+         query])
+
+
+def nlohmann(n: int, message: str):
+    return coded_record("nlohmann/json", f"parse-error-{n}", message, f"json.exception.parse_error.{n}")
+
+
+def test_a_code_is_searched_whole_and_by_its_dotted_tails():
+    assert code_terms("json.exception.parse_error.108") == [
+        "json.exception.parse_error.108", "exception.parse_error.108", "parse_error.108"]
+    assert code_terms("E0308") == ["e0308"]
+    assert code_terms("ERR") == ["err"]
+    assert code_terms("0x80070005") == ["0x80070005"]
+
+
+@pytest.fixture(scope="module")
+def coded():
+    return [
+        nlohmann(101, "parse error at line 1, column 1: syntax error while parsing value - unexpected end of input"),
+        nlohmann(104, "parse error: JSON patch must be an array of objects"),
+        nlohmann(108, "parse error: escape character '~' must be followed with '0' or '1'"),
+        coded_record("rust-lang/rust", "mismatched-types", "mismatched types", "E0308"),
+        coded_record("rust-lang/rust", "borrowed-value", "borrowed value does not live long enough", "E0597"),
+        coded_record("microsoft/winget-cli", "access-denied", "Access is denied.", "0x80070005"),
+        coded_record("redis/redis", "err-syntax", "ERR syntax error", "ERR"),
+        record("other/parser", "parse-error", "parse error: unexpected token at line 1"),
+    ]
+
+
+@pytest.mark.parametrize("query, first", [
+    ("json.exception.parse_error.108", "nlohmann/json parse-error-108"),
+    ("parse_error.108", "nlohmann/json parse-error-108"),
+    ("[json.exception.parse_error.108] parse error: escape character '~' must be followed with '0' or '1'",
+     "nlohmann/json parse-error-108"),
+    ("what is json.exception.parse_error.104", "nlohmann/json parse-error-104"),
+    ("E0308", "rust-lang/rust mismatched-types"),
+    ("error[E0308]: mismatched types\n --> src/main.rs:4:18", "rust-lang/rust mismatched-types"),
+    ("0x80070005", "microsoft/winget-cli access-denied"),
+    ("Installer failed with exit code: -2147024891", "microsoft/winget-cli access-denied"),
+    ("HRESULT 2147942405", "microsoft/winget-cli access-denied"),
+])
+def test_an_exact_code_puts_its_record_first_and_is_a_match(node_core, coded, query, first):
+    found = search(node_core, coded, query)
+    assert found["hits"][0] == first, found
+    assert found["match"] == "exact", found
+
+
+def test_a_code_of_letters_alone_is_only_a_word(node_core, coded):
+    """`ERR` is in many log lines: a paste holding it is not redis' error."""
+    found = search(node_core, coded, "npm ERR! parse error: unexpected token at line 1")
+    assert found["hits"][0] == "other/parser parse-error", found
+
+
+def test_a_prefix_or_a_typo_is_never_a_code(node_core, coded):
+    """A typed query's last word is also a prefix: `parse_err` expands to
+    `parse_error.108` without holding it."""
+    found = search(node_core, coded, "escape character parse_err")
+    assert found["hits"][0] == "nlohmann/json parse-error-108"
+    assert search(node_core, coded, "unexpected token parse_er")["hits"][0] == "other/parser parse-error"
+
+
+@pytest.fixture(scope="module")
+def judged():
+    return [
+        record("psf/requests", "missing-schema", "Invalid URL 'x': No scheme supplied. Perhaps you meant https://x?",
+               "Invalid URL {url!r}: No scheme supplied. Perhaps you meant https://{url}?", tags=["python"]),
+        record("pallets/flask", "no-app", "Could not locate a Flask application.",
+               "Could not locate a Flask application. Use the 'flask --app' option."),
+        record("python/cpython", "timed-out", "timed out"),
+        record("serde-rs/json", "eof", "EOF while parsing a value at line 1 column 0",
+               "EOF while parsing a value at line {line} column {column}"),
+    ]
+
+
+@pytest.mark.parametrize("query, first, match", [
+    ("requests.exceptions.MissingSchema: Invalid URL 'abc': No scheme supplied. Perhaps you meant https://abc?",
+     "psf/requests missing-schema", "exact"),
+    # An older wording, within a few edits, where the paste names the repository.
+    ("File \"/usr/lib/python3/site-packages/requests/models.py\", line 366\n"
+     "requests.exceptions.MissingSchema: Invalid URL 'abc': No schema supplied. Perhaps you meant http://abc?",
+     "psf/requests missing-schema", "likely"),
+    # A typed query whose every word is in the message.
+    ("eof parsing value", "serde-rs/json eof", "likely"),
+])
+def test_a_paste_holding_the_message_is_a_match(node_core, judged, query, first, match):
+    found = search(node_core, judged, query)
+    assert (found["hits"][0], found["match"]) == (first, match), found
+
+
+@pytest.mark.parametrize("query", [
+    # Only a common phrase of another error: "timed out" says nothing of which.
+    "pool timed out while waiting for an open connection",
+    # Words the index has, none of the messages.
+    "ModuleNotFoundError: No module named 'yaml'",
+    "Segmentation fault (core dumped) while parsing the flask configuration",
+])
+def test_an_error_the_index_lacks_is_no_match(node_core, judged, query):
+    found = search(node_core, judged, query)
+    assert found["match"] == "none", found
+
+
+def test_no_result_is_no_match(node_core, judged):
+    assert search(node_core, judged, "zzzqqq") == {"hits": [], "match": "none"}
