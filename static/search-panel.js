@@ -49,10 +49,14 @@
     status.id = "search-panel-status";
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
+    var related = element("p", "search-panel-related", "Related records — not this error");
+    related.hidden = true;
     var list = element("ol", "search-results search-panel-results");
     list.id = "search-panel-results";
+    list.setAttribute("data-match", "none");
     var all = element("a", "search-panel-all", "All results");
     panel.appendChild(status);
+    panel.appendChild(related);
     panel.appendChild(list);
     panel.appendChild(all);
     form.appendChild(panel);
@@ -79,6 +83,9 @@
       list.textContent = "";
       panel.scrollTop = 0;
       active = -1;
+      var match = (results && results.match) || "none";
+      list.setAttribute("data-match", match);
+      related.hidden = true;
       all.href = searchPageUrl(form, query);
       var analysed = window.ErrorSearch.analyse(query);
       if (!analysed.core.length && !analysed.context.length) {
@@ -96,8 +103,13 @@
         open();
         return;
       }
-      status.textContent = strong.length + (strong.length === 1 ? " result" : " results") +
-        " — Enter opens the first, ↑ ↓ choose, Esc closes.";
+      if (match === "none") {
+        related.hidden = false;
+        status.textContent = "No record for this error yet — ↑ ↓ choose a related one, Enter searches the search page.";
+      } else {
+        status.textContent = strong.length + (strong.length === 1 ? " result" : " results") +
+          " — Enter opens the first, ↑ ↓ choose, Esc closes.";
+      }
       strong.forEach(function (result) {
         var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
         var stems = window.ErrorSearchTokens.stemsOf(words.map(String));
@@ -116,7 +128,8 @@
         }
         list.appendChild(item);
       });
-      choose(0);
+      // Enter opens the first only when it is a match; a related one, once chosen.
+      if (match !== "none") choose(0);
       open();
     }
 
@@ -179,7 +192,7 @@
         choose((active + 1) % count, true);
       } else if (event.key === "ArrowUp" && value.lastIndexOf("\n", box.selectionStart - 1) < 0) {
         event.preventDefault();
-        choose((active - 1 + count) % count, true);
+        choose(active < 0 ? count - 1 : (active - 1 + count) % count, true);
       }
     });
     // Enter (search-ui.js turns it into a submit) opens the chosen result once
@@ -193,7 +206,7 @@
       shown.then(function () {
         if (box.value !== query) return;
         var found = links();
-        if (found.length && shownQuery === query) window.location.href = found[Math.max(active, 0)].href;
+        if (found.length && active >= 0 && shownQuery === query) window.location.href = found[active].href;
         else window.location.href = searchPageUrl(form, query);
       });
     });

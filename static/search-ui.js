@@ -118,7 +118,13 @@
   }
 
   // ---- The search page --------------------------------------------------------
-  function searchPage(input, list, status, weak) {
+  /* What the list says of its first result (the engine's judgement): a
+   * match (exact or likely), or only related records. */
+  function matchOf(results) { return (results && results.match) || "none"; }
+
+  var NO_MATCH = "No record for this error yet.";
+
+  function searchPage(input, list, status, weak, related) {
     var active = -1;
     var timer = null;
     var current = [];
@@ -140,7 +146,11 @@
       weak.textContent = "";
       weak.hidden = true;
       current = results;
-      active = results.length ? 0 : -1;
+      var match = matchOf(results);
+      list.setAttribute("data-match", match);
+      related.hidden = true;
+      // Enter opens the first result only when it is a match; arrows choose one.
+      active = results.length && match !== "none" ? 0 : -1;
       // An empty box needs no engine (it may not have loaded yet).
       var analysed = query.trim() ? window.ErrorSearch.analyse(query) : null;
       if (!analysed || (!analysed.core.length && !analysed.context.length)) {
@@ -161,8 +171,14 @@
       var split = window.searchCutoff(results);
       current = split.strong;
       var weaker = split.weak.length ? " (and " + split.weak.length + " weaker " + (split.weak.length === 1 ? "match" : "matches") + ")" : "";
-      setStatus(current.length + (current.length === 1 ? " result" : " results") + weaker + " — Enter opens the first, ↑ ↓ move.");
-      renderItems(list, current, analysed, true);
+      if (match === "none") {
+        related.hidden = false;
+        setStatus(NO_MATCH + " " + current.length + (current.length === 1 ? " related record" : " related records") +
+                  weaker + " below share some of its words — ↑ ↓ choose one, Enter opens it.");
+      } else {
+        setStatus(current.length + (current.length === 1 ? " result" : " results") + weaker + " — Enter opens the first, ↑ ↓ move.");
+      }
+      renderItems(list, current, analysed, match !== "none");
       weak.textContent = "";
       weak.hidden = !split.weak.length;
       if (split.weak.length) {
@@ -246,7 +262,7 @@
       var items = list.children;
       if (!items.length) return;
       if (active >= 0) items[active].classList.remove("active");
-      active = (active + step + items.length) % items.length;
+      active = active < 0 ? (step > 0 ? 0 : items.length - 1) : (active + step + items.length) % items.length;
       items[active].classList.add("active");
       items[active].scrollIntoView({ block: "nearest" });
     }
@@ -269,8 +285,8 @@
       clearTimeout(timer);
       var shown = input.value === renderedQuery ? Promise.resolve() : run();
       shown.then(function () {
-        if (current.length && input.value === renderedQuery) {
-          window.location.href = list.children[Math.max(active, 0)].querySelector("a").href;
+        if (current.length && active >= 0 && input.value === renderedQuery) {
+          window.location.href = list.children[active].querySelector("a").href;
         }
       });
     });
@@ -364,7 +380,8 @@
     var input = document.getElementById("search-input");
     if (list && input) {
       input.setAttribute("aria-controls", "search-results");
-      searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"));
+      searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"),
+                 document.getElementById("search-related"));
     }
     var url = new URL(window.location.href);
     var highlight = url.searchParams.get("highlight");
