@@ -152,6 +152,26 @@ def load_suite(shared: Path = SHARED, mined: Path = MINED) -> Suite:
     return Suite(documents, also_right(queries, documents, sets), sets)
 
 
+CODE_SHAPED = re.compile(r"[0-9_.:-]")  # static/search-rank.js: a code of letters alone is only a word
+
+
+def code_queries(suite: Suite) -> list[Query]:
+    """A query for each written form of each code-shaped errorCode in the
+    suite (the code, its dotted tails: `parse_error.108`), expecting its
+    record, or any record with the same code."""
+    by_code: dict[str, list[str]] = defaultdict(list)
+    for document in suite.documents.values():
+        code = (document["record"].get("errorCode") or "").strip()
+        if code and CODE_SHAPED.search(code) and re.search(r"[A-Za-z]", code):
+            by_code[code].append(record_path(document))
+    queries = []
+    for code, paths in sorted(by_code.items()):
+        tails = [code[i + 1:] for i, c in enumerate(code) if c == "." and re.search(r"[A-Za-z]", code[i + 1:])]
+        for form in [code, *tails]:
+            queries.append(Query(form, paths[0], "code", "codes", "", tuple(paths[1:])))
+    return queries
+
+
 def literal(pattern: str) -> str:
     return re.sub(r"\{[^{}\s]*\}", "{}", pattern or "").casefold()
 
@@ -196,24 +216,36 @@ def summaries(documents: list[dict]) -> list:
     return sorted(found, key=urls.record_path)
 
 
-def write_search(folder: Path, documents: list[dict]) -> Path:
-    """The search files of these records, as a build writes them, under folder; their folder."""
-    from errorsite.search import streamed_search
-    for page in streamed_search(summaries(documents)):
+def write_search(folder: Path, documents: list[dict], whole: bool = False) -> Path:
+    """The search files of these records, as a build writes them, under
+    folder; their folder. With `whole`, also lunr.py's whole index of them
+    (index.json, docs.json, names.json) in folder/whole/, which run() compares
+    the split search with."""
+    from errorsite import urls
+    from errorsite.search import build_index, repo_names, result_doc, search_order, streamed_search
+    records = summaries(documents)
+    for page in streamed_search(records):
         path = folder / page.path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(page.content)
-    from errorsite import urls
+    if whole:
+        ordered = search_order(records)  # the whole index's refs are the split files' positions
+        (folder / "whole").mkdir(exist_ok=True)
+        for name, value in [("index.json", build_index(ordered)), ("docs.json", [result_doc(r) for r in ordered]),
+                            ("names.json", repo_names(ordered))]:
+            (folder / "whole" / name).write_text(json.dumps(value), encoding="utf-8")
     return folder / urls.SEARCH_PATH
 
 
-def run(search_dir: Path, queries: list[Query], limit: int = 10) -> list[dict]:
-    """Each query, cold, on the split files: {results: [paths], match, requests, rounds, gzip}."""
+def run(search_dir: Path, queries: list[Query], limit: int = 10, whole: Path | None = None) -> list[dict]:
+    """Each query, cold, on the split files: {results: [paths], match, requests,
+    rounds, gzip}; with `whole` (write_search's folder/whole), also `whole`:
+    the true whole index's {results, match}."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as file:
         json.dump([q.text for q in queries], file)
         file.flush()
-        done = subprocess.run(["node", str(RUNNER), str(search_dir), file.name, str(limit)],
-                              capture_output=True, text=True, encoding="utf-8", check=False)
+        command = ["node", str(RUNNER), str(search_dir), file.name, str(limit), *([str(whole)] if whole else [])]
+        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", check=False)
     if done.returncode:
         raise RuntimeError(f"{RUNNER.name} failed: {done.stderr[-3000:]}")
     return json.loads(done.stdout)

@@ -28,7 +28,7 @@
   var PREFIX_BOOST = 0.2;
   var LONG_PASTE_TYPOS = 4;     // a long paste: typos forgiven in this many message words
   var FIRST_SCREEN = 8;         // results whose cards a search waits for (the panel shows as many)
-  var PREFIX_FILES = 2;         // term files a trailing prefix's run may read
+  var PREFIX_TERMS = 12;        // a trailing prefix stands for the first this many terms it starts
   var VOCABULARY_AHEAD = 4;     // vocabulary files asked for ahead, in case a typed word is a typo
   var CLASS_NAME = /\b[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b/g;  // CamelCase: DTypeMismatchBinaryOp
 
@@ -73,16 +73,11 @@
   WholeIndex.prototype.wants = function () {};
   WholeIndex.prototype.mayNeedNeighbours = function () {};
 
-  /* The index's terms that start with `prefix`, or within one edit of `term`
-   * (lunr's fuzzy match). The terms of a prefix are those of the first
-   * `files` buckets of its run (meta.json's buckets, when the rules are
-   * meta.json), as the split index reads them. */
-  WholeIndex.prototype.prefixed = function (prefix, files) {
-    var terms = this.lunr.tokenSet.intersect(lunr.TokenSet.fromString(prefix + "*")).toArray();
-    var bounds = this.rules.buckets;
-    if (!bounds || !files) return terms;
-    var allowed = toSet(prefixRun(bounds, prefix).slice(0, files));
-    return terms.filter(function (term) { return allowed[bucketOf(bounds, term)]; });
+  /* The first `limit` of the index's terms that start with `prefix`, in
+   * their sorted order (the split index reads them so), or the terms within
+   * one edit of `term` (lunr's fuzzy match). */
+  WholeIndex.prototype.prefixed = function (prefix, limit) {
+    return this.lunr.tokenSet.intersect(lunr.TokenSet.fromString(prefix + "*")).toArray().sort().slice(0, limit);
   };
 
   WholeIndex.prototype.neighbours = function (term) {
@@ -209,7 +204,7 @@
     if (words.every(function (t) { return data.df(t) > data.rules.commonAbove; })) words.forEach(data.wants, data);
     var lastToken = q.core[q.core.length - 1];
     var prefix = q.typed && lastToken && lastToken.length >= 3 && /^[\p{L}\p{N}]+$/u.test(lastToken);
-    var prefixed = prefix ? data.prefixed(lastToken, PREFIX_FILES) : [];
+    var prefixed = prefix ? data.prefixed(lastToken, PREFIX_TERMS) : [];
     // Vocabulary files, in case a word is a typo, asked for with the term
     // files: a typo then costs no round of its own (past the first few, it does).
     if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token, q)) data.mayNeedNeighbours(stem(token), VOCABULARY_AHEAD); });
@@ -244,19 +239,28 @@
     var wanted = unique(core.concat(context, prefixed, [].concat.apply([], near)));
     var index = data.index(wanted);
     if (data.pending()) return null;
+    // A record whose error code the query holds is a candidate however low
+    // lunr scores it: a code outranks every pattern (search-rank.js).
+    var codes = core.concat(context).filter(function (t) { return ranking.CODE_SHAPED.test(t); });
     var results = index.query(function (query) {
       var term = function (t, boost) { query.term(t, { boost: boost, usePipeline: false }); };
       core.forEach(function (t) { term(t, 1); });
       near.forEach(function (terms) { terms.forEach(function (t) { term(t, FUZZY_BOOST); }); });
       context.forEach(function (t) { term(t, CONTEXT_BOOST); });
       prefixed.forEach(function (t) { term(t, PREFIX_BOOST); });
-    }, CANDIDATES);  // the split index leaves out the rest; lunr's own index ignores it
-    var ranked = ranking.rank(data, text, q, results.slice(0, CANDIDATES)).slice(0, limit);
+    }, CANDIDATES, codes);  // the split index leaves out the rest; lunr's own index ignores both
+    results = results.filter(function (r, i) { return i < CANDIDATES || holdsCode(r, codes); });
+    var ranked = ranking.rank(data, text, q, results).slice(0, limit);
     ranked.match = ranking.judge(data, text, q, ranked);
     // The first screen's cards are waited for; the others are taken when
     // they came with the postings, and fetched after (SplitSearch.cards).
     ranked.forEach(function (r, i) { r.doc = i < FIRST_SCREEN ? data.doc(r.ref) : data.card(r.ref); });
     return data.pending() ? null : ranked;
+  }
+
+  function holdsCode(result, codes) {
+    var metadata = result.matchData.metadata;
+    return codes.some(function (t) { return metadata[t] && metadata[t].code; });
   }
 
   /* The buckets the terms that start with `prefix` can be in: from the one

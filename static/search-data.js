@@ -129,18 +129,23 @@
   /* Asks for a term's postings now, ahead of the query that will read them. */
   SplitIndex.prototype.wants = function (term) { this.posting(term); };
 
-  /* The terms starting with `prefix`, a run of the sorted vocabulary, in the
-   * first `files` buckets of the run. */
-  SplitIndex.prototype.prefixed = function (prefix, files) {
-    var run = ErrorSearch.prefixRun(this.meta.buckets, prefix), found = [], self = this;
-    (files ? run.slice(0, files) : run).forEach(function (n) {
-      var bucket = self.bucket(n);
-      if (!bucket) return;
-      for (var i = 0; i < bucket.length; i++) {
-        if (bucket[i][0].slice(0, prefix.length) === prefix) found.push(bucket[i][0]);
+  /* The first `limit` terms starting with `prefix`, in sorted order: a run
+   * of the sorted vocabulary, read bucket by bucket, PREFIX_AHEAD buckets at
+   * a time; short while one is on its way (the search then waits for it). */
+  var PREFIX_AHEAD = 4;
+  SplitIndex.prototype.prefixed = function (prefix, limit) {
+    var run = ErrorSearch.prefixRun(this.meta.buckets, prefix), found = [];
+    for (var i = 0; i < run.length && found.length < limit; i++) {
+      var bucket = this.bucket(run[i]);
+      if (!bucket) {
+        for (var ahead = i + 1; ahead < Math.min(run.length, i + PREFIX_AHEAD); ahead++) this.bucket(run[ahead]);
+        return found;
       }
-    });
-    return found;
+      for (var t = 0; t < bucket.length; t++) {
+        if (bucket[t][0].slice(0, prefix.length) === prefix) found.push(bucket[t][0]);
+      }
+    }
+    return found.sort().slice(0, limit);
   };
 
   function vocabularyKeys(term) {

@@ -301,5 +301,5 @@
     return "none";
   }
 
-  return { rank: rank, judge: judge };
+  return { rank: rank, judge: judge, CODE_SHAPED: CODE_SHAPED };
 });

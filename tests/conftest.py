@@ -274,8 +274,13 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Search-quality figures, when that test ran."""
-    from tests import test_search_quality
+    """Search-quality figures, when those tests ran."""
+    from tests import test_search_quality, test_search_suite
+    if test_search_suite.FIGURES:
+        terminalreporter.section("search-quality suite (bench/quality.py)")
+        for name, text in test_search_suite.FIGURES.items():
+            terminalreporter.write_line(f"{name}:")
+            terminalreporter.write_line(text)
     if not test_search_quality.FIGURES:
         return
     terminalreporter.section("search quality")

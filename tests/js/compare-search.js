@@ -13,8 +13,12 @@ const { SplitSearch } = require(path.join(STATIC, "search-data.js"));
 const [wholeDir, splitDir, queriesFile, limitArg] = process.argv.slice(2);
 const limit = Number(limitArg || 10);
 const read = (dir, name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8"));
+// The true whole index: the build's rules (what is common, the names) without
+// the split's buckets, so nothing of the split files bounds what it weighs.
+const rules = read(splitDir, "meta.json");
+delete rules.buckets;
 const whole = new ErrorSearch(read(wholeDir, "index.json"), read(wholeDir, "docs.json"), read(wholeDir, "names.json"),
-                              read(splitDir, "meta.json"));
+                              rules);
 const queries = JSON.parse(fs.readFileSync(queriesFile, "utf8"));
 
 async function main() {

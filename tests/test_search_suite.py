@@ -1,0 +1,111 @@
+"""The search-quality suite: every real paste we have (bench/quality.py: the
+shared queries, ../shared/real-pastes/, the hard pastes and the pastes we
+mined, tests/fixtures/mined/) searched cold on the split files of their
+records among 12,000 distractors, under Node with the site's own engine.
+
+- top-1 and top-3 per set and per kind, against floors (FLOORS);
+- every code-shaped errorCode, in each written form, puts its record first as
+  an exact match;
+- the engine's judgement: of the right first results, the share called a
+  match; of one shared set's pastes searched on a site built without its
+  records, the share called a match (at most 10%);
+- the split search answers what the true whole index answers (lunr.py's, no
+  split files), query for query, on every one of them.
+
+The figures are printed at the end of the run (conftest's terminal summary)
+and by `python -m bench.quality`.
+"""
+from __future__ import annotations
+
+import pytest
+
+from bench import quality
+from tests.conftest import need_shared
+from tests.search_node import need_node
+
+pytestmark = pytest.mark.slow
+DISTRACTORS = 12000
+LEFT_OUT = "set-c"   # the shared set searched on a site built without its records
+FIGURES: dict[str, str] = {}  # printed by conftest's pytest_terminal_summary
+
+# What the suite must keep: issue 39's targets where they are met, else the
+# level reached (a fall below it is a regression; docs/search.md has the
+# figures and the targets not yet met).
+FLOORS = {
+    ("all", "all"): (0.94, 0.97),
+    ("set", "shared"): (1.0, 1.0),
+    ("set", "hard"): (0.96, 1.0),
+    ("set", "set-a"): (0.98, 1.0),
+    ("set", "set-b"): (0.98, 0.98),
+    ("set", "set-c"): (0.98, 1.0),
+    ("kind", "issue-title"): (0.92, 0.95),
+    ("kind", "issue-paste"): (0.94, 0.97),
+}
+KIND_FLOOR = 0.85      # top-1 of every kind of paste with 20 queries or more
+MATCHED_RIGHT = 0.92   # of the right first results, called a match (target 0.97)
+MATCHED_ABSENT = 0.10  # of pastes whose record is absent, called a match
+
+
+@pytest.fixture(scope="module")
+def suite():
+    need_shared()
+    need_node()
+    return quality.load_suite()
+
+
+@pytest.fixture(scope="module")
+def outcomes(suite, mined_messages, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("quality")
+    search_dir = quality.write_search(folder, quality.corpus(suite, DISTRACTORS), whole=True)
+    queries = suite.queries + quality.code_queries(suite)
+    return queries, quality.run(search_dir, queries, whole=folder / "whole")
+
+
+def test_real_pastes_rank_their_record_first(outcomes):
+    queries, found = outcomes
+    real = [(q, o) for q, o in zip(queries, found) if q.set != "codes"]
+    figures = quality.figures([q for q, _ in real], [o for _, o in real])
+    FIGURES[f"every real paste, {DISTRACTORS} distractors"] = quality.table(figures)
+    low = [f"{axis} {name}: top-1 {figures[axis][name]['top1']:.1%} < {top1:.0%} or top-3 "
+           f"{figures[axis][name]['top3']:.1%} < {top3:.0%}"
+           for (axis, name), (top1, top3) in FLOORS.items()
+           if figures[axis][name]["top1"] < top1 or figures[axis][name]["top3"] < top3]
+    low += [f"kind {kind}: top-1 {f['top1']:.1%} < {KIND_FLOOR:.0%}" for kind, f in figures["kind"].items()
+            if f["queries"] >= 20 and f["top1"] < KIND_FLOOR]
+    assert not low, "\n".join(low + quality.misses([q for q, _ in real], [o for _, o in real]))
+
+
+def test_every_written_form_of_a_code_puts_its_record_first(outcomes):
+    queries, found = outcomes
+    codes = [(q, o) for q, o in zip(queries, found) if q.set == "codes"]
+    assert len(codes) >= 20
+    wrong = [f"{q.text} → {o['results'][:1]} ({o['match']})" for q, o in codes
+             if quality.rank_of(q, o) != 1 or o["match"] != "exact"]
+    assert not wrong, wrong
+
+
+def test_a_right_first_result_is_called_a_match(outcomes):
+    queries, found = outcomes
+    right = [o for q, o in zip(queries, found) if q.set != "codes" and quality.rank_of(q, o) == 1]
+    called = sum(o["match"] != "none" for o in right) / len(right)
+    FIGURES["right first results called a match"] = f"{called:.1%} of {len(right)}"
+    assert called >= MATCHED_RIGHT
+
+
+def test_a_paste_whose_record_is_absent_is_seldom_called_a_match(suite, mined_messages, tmp_path_factory):
+    search_dir = quality.write_search(tmp_path_factory.mktemp("left-out"),
+                                      quality.corpus(suite, DISTRACTORS, leave_out=[LEFT_OUT]))
+    queries = [q for q in suite.queries if q.set == LEFT_OUT]
+    found = quality.run(search_dir, queries)
+    called = [(q, o) for q, o in zip(queries, found) if o["match"] != "none"]
+    FIGURES[f"{LEFT_OUT} without its records, called a match"] = f"{len(called) / len(queries):.1%} of {len(queries)}"
+    assert len(called) <= MATCHED_ABSENT * len(queries), [
+        f"{o['match']}: {q.text[:80]!r} → {o['results'][:1]}" for q, o in called]
+
+
+def test_the_split_search_answers_as_the_true_whole_index(outcomes):
+    queries, found = outcomes
+    differ = [f"{q.text[:80]!r}: whole {o['whole']['results'][:3]} {o['whole']['match']}, "
+              f"split {o['results'][:3]} {o['match']}"
+              for q, o in zip(queries, found) if (o["results"], o["match"]) != (o["whole"]["results"], o["whole"]["match"])]
+    assert not differ, differ[:10]
