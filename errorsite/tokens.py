@@ -59,6 +59,20 @@ def code_terms(code: str) -> list[str]:
     return terms or tokenize(code)
 
 
+_SEGMENT = re.compile(r"(?:\.|::|\\|\$|/)")
+
+
+def class_terms(error_class: str) -> list[str]:
+    """What an error class is searched by: the name whole and its last
+    segment's words (`MissingSchema` of `requests.exceptions.MissingSchema`),
+    not its namespace's: a paste naming `EntityFrameworkCore` names a package,
+    not every error class in it (the names of repositories say that)."""
+    text = error_class.strip()
+    last = _SEGMENT.split(text)[-1] if text else ""
+    whole = [token for token in tokenize(text) if len(_PART.findall(token)) > 1][:1]
+    return list(dict.fromkeys(whole + tokenize(last)))
+
+
 PLACEHOLDER = re.compile(r"\{[^{}\s]{0,40}\}")
 
 

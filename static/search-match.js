@@ -23,6 +23,11 @@
   var DROP_PENALTY = 0.5;
   var NEAR_PENALTY = 3;
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
+  var MIN_HEAD = 16;        // a first sentence found alone needs this much literal text…
+  var HEAD_SHARE = 0.8;     // …and is worth this share of it
+  // Where a pattern's first sentence or line ends: its help text after may be
+  // left out of a title, cut from a paste, or reworded from release to release.
+  var HEAD_END = /[.!?](?=\s)|\n/;
   var WORD = /^[\p{L}\p{N}_]/u, WORD_END = /[\p{L}\p{N}_]$/u;
 
   function squash(text) {
@@ -174,6 +179,9 @@
     if (!matcher) return null;
     var text = String(pattern).trim(), drop = DROPPABLE.exec(text);
     matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length)), openEnds(text)) : null;
+    var end = HEAD_END.exec(text), head = end ? text.slice(0, end.index + 1).trim() : "";
+    matcher.head = head && head !== text ? exact(piecesOf(head), openEnds(head)) : null;
+    if (matcher.head && matcher.head.literal < MIN_HEAD) matcher.head = null;
     return matcher;
   }
 
@@ -190,6 +198,12 @@
     if (matcher.test(haystack)) return matcher.literal;
     if (matcher.rest && matcher.rest.test(haystack)) return matcher.rest.literal - DROP_PENALTY;
     return 0;
+  }
+
+  /* How much the pattern's first sentence is worth found alone in the
+   * paste, without what follows it; 0 when it is not there. */
+  function headValue(matcher, haystack) {
+    return matcher.head && matcher.head.test(haystack) ? HEAD_SHARE * matcher.head.literal : 0;
   }
 
   /* Where the pattern is found whole or with its prefix dropped, as
@@ -260,6 +274,8 @@
     compilePattern: compilePattern,
     exactValue: exactValue,
     exactSpan: exactSpan,
+    headValue: headValue,
+    HEAD_SHARE: HEAD_SHARE,
     nearValue: nearValue,
     approxFind: approxFind,
   };

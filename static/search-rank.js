@@ -131,13 +131,17 @@
       // With none of its message words looked up, a record's pattern is not at hand (it travels with them).
       if (r.shared > 0 && r.shared < EXACT_SHARE) {
         pasted = pasted || toSet(tokens.tokenize(text.slice(0, 20000)));
-        r.shared += unaskedShare(engine, r, pasted, queryTokens);
+        r.shared = Math.max(r.shared + unaskedShare(engine, r, pasted, queryTokens), literalShare(engine, r, pasted));
       }
       if (r.shared < EXACT_SHARE) return;
       var matcher = engine.matcher(r.ref);
       if (matcher) r.pattern = match.exactValue(matcher, haystack);
       if (r.pattern) { found = true; r.found = "exact"; r.literal = matcher.literal; }
       else if (matcher && (r.shared >= NEAR_SHARE || r.named > 0)) near.push(r);
+      if (!r.pattern && matcher) {
+        r.pattern = match.headValue(matcher, haystack);  // its first sentence alone, if nothing better comes
+        if (r.pattern) { r.found = "head"; r.literal = matcher.head.literal; }
+      }
     });
     var exact = ranked.filter(function (r) { return r.pattern > 0; });
     nearMatches(engine, q, near, haystack);
@@ -224,6 +228,17 @@
     return Math.min(hits, r.words) / r.words;
   }
 
+  /* The share of the words of a record's pattern (its literal text) that
+   * the paste has: a message's own words count its values too (a path, a
+   * list of file names), which a paste of another instance lacks. */
+  function literalShare(engine, r, pasted) {
+    var matcher = engine.matcher(r.ref);
+    if (!matcher) return 0;
+    var literal = tokens.unique(tokens.tokenize(matcher.text)), hits = 0;
+    for (var i = 0; i < literal.length; i++) if (pasted[literal[i]]) hits++;
+    return literal.length ? hits / literal.length : 0;
+  }
+
   /* Near matches for the best-scored of the given records, tried on each
    * message line, or on the start of the paste without one. */
   function nearMatches(engine, q, candidates, haystack) {
@@ -232,8 +247,13 @@
                                : [haystack.slice(0, NEAR_TEXT)];
     candidates.sort(function (a, b) { return b.score - a.score; }).slice(0, NEAR_CANDIDATES).forEach(function (r) {
       var matcher = engine.matcher(r.ref);
-      for (var i = 0; i < texts.length; i++) r.pattern = Math.max(r.pattern, match.nearValue(matcher, texts[i]));
-      if (r.pattern) { r.found = "near"; r.literal = matcher.literal; }
+      var near = 0;
+      for (var i = 0; i < texts.length; i++) near = Math.max(near, match.nearValue(matcher, texts[i]));
+      if (near > r.pattern) { r.pattern = near; r.found = "near"; r.literal = matcher.literal; }
+      if (!near && matcher.head) {  // its first sentence alone, within a few edits
+        for (i = 0; i < texts.length; i++) near = Math.max(near, match.HEAD_SHARE * match.nearValue(matcher.head, texts[i]));
+        if (near > r.pattern) { r.pattern = near; r.found = "near"; r.literal = matcher.head.literal; }
+      }
     });
   }
 

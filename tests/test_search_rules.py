@@ -153,13 +153,19 @@ def test_a_pattern_found_whole_ranks_above_one_found_with_an_edit(node_core):
     assert ranked(node_core, records, "the wrong kind of value for key holding abcdx") == ["a/near", "b/exact"]
 
 
-def test_a_pattern_is_tried_only_for_records_with_a_quarter_of_their_words_in_the_paste(node_core):
+def test_a_pattern_is_tried_for_records_with_a_quarter_of_their_message_or_pattern_words_in_the_paste(node_core):
+    """A message's own words count its values (a path, a list of names) that a
+    paste of another instance lacks: the words of the pattern's literal text
+    count too."""
     words = "alpha beta gamma delta epsilon zeta eta theta"
     many = summary(f"{words} iota", "alpha beta {x}", repo="a/many", card="Kappa lambda.")
     enough = summary(words, "alpha beta {x}", repo="a/enough", card="Kappa lambda.")
     rival = summary("kappa alpha beta", repo="b/rival")  # not every word (no guard), not in the paste
     assert ranked(node_core, [enough, rival], "alpha beta kappa lambda")[0] == "a/enough"  # 2 of 8 words
-    assert ranked(node_core, [many, rival], "alpha beta kappa lambda")[0] == "b/rival"     # 2 of 9
+    assert ranked(node_core, [many, rival], "alpha beta kappa lambda")[0] == "a/many"      # 2 of 9, all of its pattern's
+    longer = summary(f"{words} iota", "alpha beta gamma delta epsilon zeta eta theta iota {x}", repo="a/longer",
+                     card="Kappa lambda.")
+    assert ranked(node_core, [longer, rival], "alpha beta kappa lambda")[0] == "b/rival"   # 2 of 9 either way
 
 
 def test_a_record_whose_error_class_the_query_names_comes_before_word_matches(node_core):

@@ -10,7 +10,7 @@ from lunr.stemmer import PorterStemmer
 
 from .. import urls
 from ..model import Summary
-from ..tokens import code_terms, pattern_words, tokenize
+from ..tokens import class_terms, code_terms, pattern_words, tokenize
 
 
 class _LunrJsPorter(PorterStemmer):
@@ -59,7 +59,7 @@ def search_fields(record: Summary) -> dict[str, list[str]]:
         "message": tokenize(record.message),
         "pattern": tokenize(pattern_words(pattern)) if pattern else [],
         "code": code_terms(record.error_code or ""),
-        "cls": tokenize(record.error_class or ""),
+        "cls": class_terms(record.error_class or ""),
         "tags": tokenize(" ".join(record.tags)),
         "repo": tokenize(record.repo),
         "file": tokenize(record.file_path or ""),
