@@ -119,6 +119,8 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     result.update(rebuilds(records, site, options))
     result["load"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
     if args.search:
+        from bench.quality import bench_figures
+        result["quality"] = bench_figures(size, seed=args.seed)  # the real pastes among `size` records
         from bench.latency import search_latency
         result["search"] = search_latency(site, records, whole=size <= args.whole_up_to)
         if use_hugo and size <= args.pagefind_up_to and pagefind.available():

@@ -294,6 +294,33 @@ def table(figs: dict[str, dict[str, dict]]) -> str:
     return "\n".join(lines)
 
 
+def fetch_figures(outcomes: list[dict]) -> dict:
+    """What the queries fetched: median and max of requests, rounds, gzipped bytes."""
+    def spread(key: str) -> dict:
+        values = sorted(o[key] for o in outcomes)
+        return {"median": values[len(values) // 2], "max": values[-1]}
+    return {key: spread(key) for key in ("requests", "rounds", "gzip")}
+
+
+def bench_figures(distractors: int, seed: int = 0) -> dict:
+    """The suite among `distractors` records of bench/corpus.py: quality and
+    what it costs, from the same run (bench/bench.py --search reports it
+    beside the bytes and rounds of its own queries)."""
+    suite = load_suite()
+    with tempfile.TemporaryDirectory(prefix="quality-") as folder:
+        search_dir = write_search(Path(folder), corpus(suite, distractors, seed=seed))
+        queries = suite.queries + code_queries(suite)
+        outcomes = run(search_dir, queries)
+    real = [(q, o) for q, o in zip(queries, outcomes) if q.set != "codes"]
+    figs = figures([q for q, _ in real], [o for _, o in real])
+    return {"distractors": distractors, "queries": len(real), **figs["all"]["all"],
+            "sets": {name: f["top1"] for name, f in figs["set"].items()},
+            "kinds": {name: f["top1"] for name, f in figs["kind"].items()},
+            "codes": sum(rank_of(q, o) == 1 for q, o in zip(queries, outcomes) if q.set == "codes"),
+            "code_queries": sum(q.set == "codes" for q in queries),
+            **fetch_figures([o for _, o in real])}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--distractors", type=int, default=12000)
@@ -305,6 +332,8 @@ def main(argv: list[str] | None = None) -> None:
         search_dir = write_search(Path(folder), corpus(suite, args.distractors))
         outcomes = run(search_dir, suite.queries)
     print(table(figures(suite.queries, outcomes)))
+    cost = fetch_figures(outcomes)
+    print("per query: " + ", ".join(f"{key} median {v['median']:,} max {v['max']:,}" for key, v in cost.items()))
     if args.misses:
         print("\n".join(misses(suite.queries, outcomes)))
     if args.json:

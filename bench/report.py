@@ -70,6 +70,11 @@ def table(r: dict) -> str:
         lines.append(row("Hugo + Pagefind") + site_cells(*with_search, n))
         lines.append(row("ours / Hugo+Pagefind") + f"{ratio(r['site_bytes'], with_search[0])} bytes, "
                                                       f"{ratio(files, with_search[1])} files")
+    if r.get("quality"):
+        q = r["quality"]
+        lines.append(f"search quality, {q['queries']} real pastes among {q['distractors']:,} records: "
+                     f"top-1 {q['top1']:.1%}, top-3 {q['top3']:.1%}, first result a match {q['matched']:.1%}, "
+                     f"codes {q['codes']}/{q['code_queries']}; " + search_cells(q))
     for kind, sides in (r.get("search") or {}).items():
         for side, f in sides.items():
             lines.append(f"search, {kind}, {side}: " + search_cells(f))
@@ -101,7 +106,7 @@ def search_cells(f: dict) -> str:
     for key, text in (("rounds", "{} rounds"), ("gzip", "{} gzipped"), ("raw", "{} raw")):
         if key in f:
             parts.append(text.format(cell(key, kb if key in ("gzip", "raw") else str)))
-    timings = [f"first result {cell('first_result_ms', str)} ms"]
+    timings = [f"first result {cell('first_result_ms', str)} ms"] if "first_result_ms" in f else []
     if "after_data_ms" in f:
         timings.append(f"{cell('after_data_ms', str)} ms after the data")
     if "warm_ms" in f:
@@ -110,4 +115,4 @@ def search_cells(f: dict) -> str:
         timings.append(f"heap {cell('heap_mb', str)} MB")
     if "results" in f:
         timings.append(f"{cell('results', str)} results")
-    return ", ".join(parts) + "; " + "; ".join(timings)
+    return "; ".join([", ".join(parts), *timings])
