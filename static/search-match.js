@@ -23,6 +23,7 @@
   var DROP_PENALTY = 0.5;
   var NEAR_PENALTY = 3;
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
+  var NEAR_WORK = 4e6;      // cells of edit-distance table a search may spend on near matches (~20 ms)
   var MIN_HEAD = 16;        // a first sentence found alone needs this much literal text…
   var HEAD_SHARE = 0.8;     // …and is worth this share of it
   // Where a pattern's first sentence or line ends: its help text after may be
@@ -216,7 +217,7 @@
    * within k (Sellers' algorithm with Ukkonen's cut-off: O(k·n)), and where
    * that substring ends. Text that stops early counts its missing tail as edits
    * when `to` is the end of the text: a line cut short still matches. */
-  function approxFind(piece, text, from, to, k) {
+  function approxFind(piece, text, from, to, k, work) {
     var m = piece.length, col = new Array(m + 2), best = k + 1, bestEnd = -1, i, j;
     for (i = 0; i <= m + 1; i++) col[i] = Math.min(i, k + 1);
     var last = Math.min(k, m);
@@ -231,6 +232,8 @@
         diagonal = old;
       }
       last = top;
+      // Repetitive text defeats the cut-off (O(m·n)): a search has a budget of cells.
+      if (work && (work.cells -= top) < 0) return null;
       while (last > 0 && col[last] > k) last--;
       if (last + 1 <= m) col[last + 1] = k + 1;
       if (last === m && col[m] < best) { best = col[m]; bestEnd = j + 1; }
@@ -245,8 +248,10 @@
 
   /* A pattern found with a few edits in its literal text: worth its literal
    * length less NEAR_PENALTY per edit; 0 when it takes more edits than one per
-   * twelve characters (at most four), or is found exactly (exactValue's job). */
-  function nearValue(matcher, text) {
+   * twelve characters (at most four), or is found exactly (exactValue's job).
+   * `work` ({cells}), shared by a search's near matches, bounds their time on
+   * any input: once spent, nothing more is found near. */
+  function nearValue(matcher, text, work) {
     var budget = Math.min(4, Math.max(1, Math.floor(matcher.literal / 12)));
     var edits = 0, position = 0;
     for (var p = 0; p < matcher.links.length; p++) {
@@ -259,7 +264,7 @@
         else if ((edits += piece.length) > budget) return 0;
         continue;
       }
-      var found = approxFind(piece, text, position, to, budget - edits);
+      var found = approxFind(piece, text, position, to, budget - edits, work);
       if (!found) return 0;
       edits += found.edits;
       position = found.end;
@@ -276,6 +281,7 @@
     exactSpan: exactSpan,
     headValue: headValue,
     HEAD_SHARE: HEAD_SHARE,
+    nearWork: function () { return { cells: NEAR_WORK }; },
     nearValue: nearValue,
     approxFind: approxFind,
   };

@@ -245,13 +245,14 @@
     if (!candidates.length) return;
     var texts = q.lines.length ? q.lines.map(function (line) { return match.squash(line).slice(0, NEAR_TEXT); })
                                : [haystack.slice(0, NEAR_TEXT)];
+    var work = match.nearWork();
     candidates.sort(function (a, b) { return b.score - a.score; }).slice(0, NEAR_CANDIDATES).forEach(function (r) {
       var matcher = engine.matcher(r.ref);
       var near = 0;
-      for (var i = 0; i < texts.length; i++) near = Math.max(near, match.nearValue(matcher, texts[i]));
+      for (var i = 0; i < texts.length; i++) near = Math.max(near, match.nearValue(matcher, texts[i], work));
       if (near > r.pattern) { r.pattern = near; r.found = "near"; r.literal = matcher.literal; }
       if (!near && matcher.head) {  // its first sentence alone, within a few edits
-        for (i = 0; i < texts.length; i++) near = Math.max(near, match.HEAD_SHARE * match.nearValue(matcher.head, texts[i]));
+        for (i = 0; i < texts.length; i++) near = Math.max(near, match.HEAD_SHARE * match.nearValue(matcher.head, texts[i], work));
         if (near > r.pattern) { r.pattern = near; r.found = "near"; r.literal = matcher.head.literal; }
       }
     });

@@ -66,6 +66,8 @@ CASES = {
     "100 KB of CI marks": ("cannot open {path}", "cannot open a/b/c.txt", "##[error]" * 11_112 + "::error " * 100),
     "100 KB of step prefixes": ("cannot open {path}", "cannot open a/b/c.txt", "#1 2.3 " * 14_286),
     "100 KB ERROR before a tag": ("cannot open {path}", "cannot open a/b/c.txt", "E" * 100_000 + "rror: [x]"),
+    "1 MB one-line paste of words": ("cannot open {path}", "cannot open a/b/c.txt",
+                                     "Error: " + " ".join(["alpha", "beta", "cannot", "open"] * 62_500)[:1_000_000]),
 }
 
 SEARCH = ("([index, docs, names, rules, q]) => new ErrorSearch(index, docs, names, rules).search(q, 10)"
@@ -103,6 +105,34 @@ def test_the_hostile_patterns_are_still_found(node_core):
     assert node_core.evaluate(value, [request, REQUEST_FAILED]) == 0  # no `after {n} retries`
     assert node_core.evaluate(value, [request, REQUEST_FAILED + " after 3 retries"]) \
         == len("request failed:") + len("after") + len("retries")
+
+
+REPEATED = ("alpha beta " * 200)[:2000]
+
+
+def test_near_identical_long_patterns_and_a_paste_of_their_lines_search_within_the_bound(node_core):
+    """24 records of 2,000-character patterns alike but for a word, and a
+    paste of 8 lines of their text: repetitive text defeats the edit-distance
+    table's cut-off (O(m·n) a pattern and a line); it froze a tab for 3 s."""
+    records = [summary(REPEATED, REPEATED[:100 * i] + "gamma" + REPEATED[100 * i + 5:] + " {x}", repo=f"o/r{i}",
+                       slug=f"s{i}") for i in range(24)]
+    paste = "\n".join(REPEATED[:1990] + "zeta" for _ in range(8))
+    hits, ms = node_core.timed(SEARCH, search_args(records, paste), timeout=30)
+    assert ms < BOUND_MS, f"{ms:.0f} ms"
+    assert len(hits) == 10
+
+
+def test_near_matching_spends_no_more_than_its_budget(node_core):
+    """The bound is a count, not a clock: a search's near matches share a
+    budget of table cells (search-match.js NEAR_WORK); once spent, nothing
+    more is found near, whatever the input."""
+    near = ("([p, t, cells]) => { const m = ErrorSearchMatch.compilePattern(p), work = {cells};"
+            " const v = ErrorSearchMatch.nearValue(m, ErrorSearchMatch.squash(t), work); return [v, work.cells]; }")
+    pattern, text = REPEATED + " {x}", REPEATED[:1000] + "x" + REPEATED[1001:] + " zeta"
+    value, left = node_core.evaluate(near, [pattern, text, 1e9])
+    assert value > 0  # found within a few edits when the budget allows
+    value, left = node_core.evaluate(near, [pattern, text, 5000])
+    assert value == 0 and -2001 <= left < 0  # stopped within one column of the budget
 
 
 # ---- Random patterns and pastes ------------------------------------------------
