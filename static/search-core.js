@@ -26,10 +26,9 @@
   var CONTEXT_BOOST = 0.4;
   var FUZZY_BOOST = 0.3;
   var PREFIX_BOOST = 0.2;
-  var LONG_PASTE_TYPOS = 4;     // a long paste: typos forgiven in this many message words
   var FIRST_SCREEN = 8;         // results whose cards a search waits for (the panel shows as many)
   var PREFIX_TERMS = 12;        // a trailing prefix stands for the first this many terms it starts
-  var VOCABULARY_AHEAD = 4;     // vocabulary files asked for ahead, in case a typed word is a typo
+  var VOCABULARY_AHEAD = 12;    // vocabulary files asked for ahead, in case a typed word is a typo (two a word)
   var CLASS_NAME = /\b[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b/g;  // CamelCase: DTypeMismatchBinaryOp
 
   /* The whole index and every record's entry, in memory: the reference the
@@ -207,18 +206,15 @@
     var prefixed = prefix ? data.prefixed(lastToken, PREFIX_TERMS) : [];
     // Vocabulary files, in case a word is a typo, asked for with the term
     // files: a typo then costs no round of its own (past the first few, it does).
-    if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token, q)) data.mayNeedNeighbours(stem(token), VOCABULARY_AHEAD); });
+    if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token)) data.mayNeedNeighbours(stem(token), VOCABULARY_AHEAD); });
     if (data.pending()) return null;
     var filtered = { core: q.core.filter(rare), context: q.context.filter(rare) };
     if (filtered.core.length || filtered.context.length) { q.core = filtered.core; q.context = filtered.context; }
-    // Typos: any word of a short typed query; in a long paste, a few words of
-    // its message lines. A typo is a word the index does not know.
-    var fuzzy = Object.create(null), budget = LONG_PASTE_TYPOS;
-    var messageSet = toSet(q.message);
-    q.core.forEach(function (token) {
-      if (!mayBeTypo(token, q) || known(token)) return;
-      if (q.typed || (messageSet[token] && budget-- > 0)) fuzzy[token] = true;
-    });
+    // Typos: any word of a short typed query the index does not know. A paste
+    // is machine output: a word it has that the index lacks is a value, and an
+    // older wording is found near by its pattern (search-match.js).
+    var fuzzy = Object.create(null);
+    if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token) && !known(token)) fuzzy[token] = true; });
     q.fuzzy = fuzzy;
     // A word the index does not have matches nothing as it is: lunr is not
     // asked for it (each term costs lunr a walk of its vocabulary).
@@ -287,8 +283,8 @@
   }
 
   /* Whether a word of the query would be read as a typo were the index without it. */
-  function mayBeTypo(token, q) {
-    return token.length >= (q.typed ? 4 : 5) && !DIGITS.test(token);
+  function mayBeTypo(token) {
+    return token.length >= 4 && !DIGITS.test(token);
   }
 
   /* repo → how strongly the paste's context names it (0 none, 1 weak, 2 strong). */
