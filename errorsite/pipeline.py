@@ -163,7 +163,7 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     begun = start(out_dir, base_url, options, force,
                   [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)])
     jobs = usable_jobs(jobs, report)
-    assembled = read_shards(shard_dirs, begun.fingerprint)
+    assembled = read_shards(shard_dirs, begun.fingerprint, options.cards)
     history = History.of(load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH)))
     pages = Finished(site_pages(assembled.entries, assembled.count, begun, history, None, strict, jobs,
                                 report, progress))

@@ -12,7 +12,12 @@ file of the whole set (record_set), so that shards cut from different
 records are never mixed.
 
 Only the (de)serialization and the check that the shards make one whole site
-live here; the pipeline decides what to do with them.
+live here; the pipeline decides what to do with them. A shard is the build's
+own output, so an entry it could not have written (a record whose id, repo
+or slug validate would refuse, or files at paths other than the ones the
+site makes for that record) means it was altered: assemble stops there and
+writes nothing. The files themselves are checked where they are linked in
+(write.staging: regular files only).
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ import hashlib
 import heapq
 import json
 import time
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
@@ -27,6 +33,10 @@ from typing import Iterable, Iterator, NamedTuple
 from .cache.keys import file_key
 from .load import Scan, file_digests, load_json, read_lines
 from .model import Outcome, Page, Problem, Reuse, Summary, inert_json
+from .records import record_paths
+from .validate import ID_RE
+from .validate.formats import repo_problems, slug_problems
+from .validate.wording import short
 
 SHARD_FILE = "shard.json"
 ENTRIES_FILE = "shard-entries.jsonl"
@@ -116,18 +126,25 @@ def read_shard(folder: Path, data: object) -> ShardFile:
         raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
 
 
-def shard_entries(about: ShardFile) -> Iterator[ShardEntry]:
+def shard_entries(about: ShardFile, cards: bool = False) -> Iterator[ShardEntry]:
     """The shard's entries as they are read, one line at a time; its pages are
-    Reuses from its folder. ShardError for a line that is not an entry, entries
-    out of order, or fewer or more of them than `shard.json` says."""
+    Reuses from its folder. ShardError for a line that is not an entry, an
+    entry the build could not have made (unmade_entry; `cards`: the build made
+    a card image per record), entries out of order, or fewer or more of them
+    than `shard.json` says."""
     path, origin = about.folder / ENTRIES_FILE, str(about.folder.absolute())
     count, last = 0, None
     try:
         for count, line in enumerate(read_lines(path), 1):
             relative, problems, summary, pages, key = json.loads(line)
+            if not isinstance(relative, str) or not isinstance(pages, list):
+                raise ValueError(f"line {count}: not an entry")
             entry = ShardEntry(relative, Outcome([Problem(*p) for p in problems],
                                                  Summary.from_json(summary) if summary else None,
                                                  [Reuse(page, origin) for page in pages], key))
+            if (why := unmade_entry(entry.outcome.summary, pages, cards)) is not None:
+                raise ShardError(f"{about.folder}: {relative}: {why}; a shard holds only what its build made, "
+                                 "so this one was altered: nothing written")
             order = order_key(relative)
             if last is not None and not last < order:
                 raise ValueError(f"line {count}: {relative} is out of order")
@@ -137,6 +154,35 @@ def shard_entries(about: ShardFile) -> Iterator[ShardEntry]:
         raise ShardError(f"{path}: cannot read: {error}") from None
     if count != about.entries:
         raise ShardError(f"{path}: {count:,} entries, where {about.folder / SHARD_FILE} says {about.entries:,}")
+
+
+def unmade_entry(summary: Summary | None, pages: list, cards: bool) -> str | None:
+    """Why a build cannot have made an entry with this summary and these
+    files, or None. Its id, repo and slug pass validate's rules (the slug's
+    characters as they stand, not only once normalized); its files are the
+    record's own, at the paths the site makes for it (records.record_paths),
+    in that order; a record that was not built has none."""
+    if summary is None:
+        return f"a record that was not built lists files, first {shown(pages[0])}" if pages else None
+    if not (isinstance(summary.id, str) and ID_RE.fullmatch(summary.id)):
+        return f"{shown(summary.id)} is not a record id"
+    if not isinstance(summary.repo, str) or repo_problems(summary.repo):
+        return f"{shown(summary.repo)} is not a GitHub owner/name"
+    if not isinstance(summary.slug, str) or slug_problems(summary.slug) \
+            or not all(c == "-" or unicodedata.category(c)[0] in "LMN" for c in summary.slug):
+        return f"{shown(summary.slug)} is not a slug the build makes"
+    expected = record_paths(summary, cards)
+    if pages != expected:
+        odd = next((page for page in pages if page not in expected), None)
+        return (f"lists {shown(odd)}, a path the site does not make for record {summary.id}" if odd is not None
+                else f"lists {', '.join(pages) or 'no files'} where the site makes {', '.join(expected)} "
+                     f"for record {summary.id}")
+    return None
+
+
+def shown(value: object) -> str:
+    """A value from a shard, quoted and cut short for a one-line message."""
+    return short(value) if isinstance(value, str) else short(repr(value))
 
 
 def check_complete(shards: list[ShardFile], fingerprint: str) -> None:
@@ -172,9 +218,10 @@ class Assembled(NamedTuple):
     records_folder: str      # "" when the shards were made from different records folders
 
 
-def read_shards(folders: list[Path], fingerprint: str) -> Assembled:
+def read_shards(folders: list[Path], fingerprint: str, cards: bool = False) -> Assembled:
     """Every shard's outcomes, once all N slices of one split made with
-    `fingerprint` are there; ShardError otherwise, also while the entries are read."""
+    `fingerprint` (and `cards`, one of its settings) are there; ShardError
+    otherwise, also while the entries are read."""
     shards = []
     for folder in folders:
         try:
@@ -187,7 +234,7 @@ def read_shards(folders: list[Path], fingerprint: str) -> Assembled:
     for about in shards:
         sources.update(about.sources)
     records_folders = {about.records_folder for about in shards}
-    streams = [shard_entries(about._replace(sources={})) for about in shards]  # the sources once, merged
+    streams = [shard_entries(about._replace(sources={}), cards) for about in shards]  # the sources once, merged
     return Assembled(merged(streams), sum(about.entries for about in shards), sources,
                      records_folders.pop() if len(records_folders) == 1 else "")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..cache import LISTING, MARKER, OUTCOMES
 from ..model import Page, Reuse, inert_json_pieces
+from ..shards import ShardError
 from ..urls import output_name
 from .guard import KEPT
 
@@ -16,6 +17,14 @@ from .guard import KEPT
 # build's unfinished site, removable once that build is dead". It holds the
 # folder's own name, so a folder copied or renamed by hand is never taken for one.
 STAGING_MARK = ".errorsite-staging"
+# Mode bits a file the build writes never has: execute, setuid, setgid, sticky.
+NOT_A_PAGE_MODE = 0o7111
+
+
+class ForeignFile(ShardError):
+    """A shard's file that no build writes (a symbolic link, a FIFO, a device,
+    a folder, or a file reached through a linked folder): the shard was
+    altered, so the assemble stops and nothing is written."""
 
 
 def mark_staging(staging: Path) -> None:
@@ -71,6 +80,7 @@ class Staging:
         same_device = from_spare and not self.first_build and os.stat(self.root).st_dev == os.stat(self.current).st_dev
         self.served_inodes = (served_inodes or {}) if same_device else {}
         self.used = {""}  # folders that hold a page, and their parents
+        self.shard_folders: set[tuple[str, str]] = set()  # (shard, folder) found to be real folders
         self.count = 0
 
     def put(self, page: Page | Reuse) -> None:
@@ -84,6 +94,8 @@ class Staging:
         served = not (reused and page.origin)  # else a shard's file
         previous = f"{self.current if served else page.origin}/{name}"
         unchanged = reused or (not self.first_build and same_bytes(previous, page.content))
+        if not served:
+            self.check_shard_folders(page.origin, folder)
         if name in self.folders:  # a folder in the spare, a file now
             self.remove_folder(name)
         if name in self.stale:
@@ -92,7 +104,9 @@ class Staging:
                 self.count += 1
                 return
             os.unlink(target)
-        if unchanged:
+        if not served:
+            link_shard_file(previous, target)
+        elif unchanged:
             # The previous build's file, linked: its bytes and mtime stay, so a
             # sync (rsync, aws s3 sync) uploads only what changed.
             link_or_copy(previous, target)
@@ -106,6 +120,20 @@ class Staging:
         `served_path` when that one is the served site's."""
         served = self.served_inodes.get(served_path) if served_path is not None else None
         return served == spare_inode if served is not None else same_file(previous, target)
+
+    def check_shard_folders(self, origin: str, folder: str) -> None:
+        """Each folder between a shard's root and its file is a folder of the
+        shard, not a link to one elsewhere; each is looked at once."""
+        while (origin, folder) not in self.shard_folders and folder:
+            path = f"{origin}/{folder}"
+            try:
+                if not stat.S_ISDIR(os.lstat(path).st_mode):
+                    raise ForeignFile(f"{path}: not a folder (a symbolic link?); a shard holds only what its build "
+                                      "wrote, so this one was altered: nothing written")
+            except FileNotFoundError:
+                return  # linking the file says it is missing
+            self.shard_folders.add((origin, folder))
+            folder = folder.rpartition("/")[0]
 
     def make_folder(self, folder: str) -> None:
         """The folder and its parents, those not yet used from the top down."""
@@ -158,11 +186,60 @@ def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
 
 
 def same_file(a: str, b: str) -> bool:
+    """The same regular file, with a mode the build writes."""
     try:
         first, second = os.lstat(a), os.lstat(b)
     except OSError:
         return False
-    return (first.st_ino, first.st_dev) == (second.st_ino, second.st_dev) and stat.S_ISREG(first.st_mode)
+    return (first.st_ino, first.st_dev) == (second.st_ino, second.st_dev) and stat.S_ISREG(first.st_mode) \
+        and not first.st_mode & NOT_A_PAGE_MODE
+
+
+def link_shard_file(source: str, target: str) -> None:
+    """A shard's file into the site: a regular file only, and never with a
+    mode the build does not write. It is linked (never through a symbolic
+    link), then what was linked is looked at, so a file swapped meanwhile is
+    caught too; one with an odd mode (execute bits) is copied instead, with
+    the mode a written page gets. ForeignFile for anything else."""
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError as error:
+        if error.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
+            raise
+        copy_regular(source, target)
+        return
+    info = os.lstat(target)
+    if stat.S_ISREG(info.st_mode) and not info.st_mode & NOT_A_PAGE_MODE:
+        return
+    os.unlink(target)
+    if not stat.S_ISREG(info.st_mode):
+        raise ForeignFile(not_a_file(source, info.st_mode))
+    copy_regular(source, target)
+
+
+def copy_regular(source: str, target: str) -> None:
+    """The bytes and mtime of `source`, a regular file (not followed if a
+    link, not waited on if a FIFO), into a new file; ForeignFile otherwise."""
+    try:
+        descriptor = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # O_NOFOLLOW met a symbolic link
+            raise ForeignFile(not_a_file(source, stat.S_IFLNK)) from None
+        raise
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(descriptor)
+        raise ForeignFile(not_a_file(source, info.st_mode))
+    with open(descriptor, "rb") as file, open(target, "xb") as copy:
+        shutil.copyfileobj(file, copy)
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))  # as linked: a sync uploads only what changed
+
+
+def not_a_file(path: str, mode: int) -> str:
+    kinds = {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a device",
+             stat.S_IFBLK: "a device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
+    return (f"{path}: {kinds.get(stat.S_IFMT(mode), 'not a regular file')}, not a file a build writes; "
+            "a shard holds only what its build wrote, so this one was altered: nothing written")
 
 
 def link_or_copy(source: str, target: str) -> None:
