@@ -25,6 +25,7 @@ from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild,
 from .cache.stored import ServedFiles, digests_file, load_digests, previous_manifest, previous_outcomes, save_digests
 from .finished import Finished
 from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
+from .load.files import printable
 from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
@@ -124,7 +125,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         result = unchanged_site(previous, report, strict, timings)
         sweep_leftovers(out_dir, report)
     else:
-        history = History.of(load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH)))
+        history = url_history(previous_urls or urls.output_file(out_dir, urls.URLS_PATH), report)
         reusable = reusable_outcomes(previous, fingerprint, folder, names, [file.is_link for file in found], sources,
                                      lambda: previous_outcomes(out_dir)) if cache else Reusable({}, {})
         known = reusable.known
@@ -144,7 +145,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         result = write_build(out_dir, pages, force, report, timings, begun, served_inodes, served,
                              lambda: next_build(begun, history, sources, folder, *pages.value))
         sources = {**sources, **(pages.value[0].digests if pages.value else {})}
-        if history.manifest is None and not shard and not begun.site.is_local():
+        if not history.found and not shard and not begun.site.is_local():
             result = result._replace(notes=[
                 f"note: no URL history in {out_dir} nor --previous-manifest: old URLs of renamed or removed "
                 "records will not be redirected; pass --previous-manifest with the live site's -/urls.json"])
@@ -164,11 +165,21 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
                   [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)])
     jobs = usable_jobs(jobs, report)
     assembled = read_shards(shard_dirs, begun.fingerprint, options.cards)
-    history = History.of(load_url_manifest(previous_urls or urls.output_file(out_dir, urls.URLS_PATH)))
+    history = url_history(previous_urls or urls.output_file(out_dir, urls.URLS_PATH), report)
     pages = Finished(site_pages(assembled.entries, assembled.count, begun, history, None, strict, jobs,
                                 report, progress))
     return write_build(out_dir, pages, force, report, {}, begun, {}, None,
                        lambda: next_build(begun, history, assembled.sources, assembled.records_folder, *pages.value))
+
+
+def url_history(path: Path, report: Report) -> History:
+    """The URL history in `path`, as far as a build could have written it; each
+    entry dropped is a warning, and no history stops a build."""
+    data, unread = load_url_manifest(path)
+    history = History.of(data, printable(path.as_posix()), unread)
+    for line in history.dropped:
+        report(f"warning: {line}")
+    return history
 
 
 def unchanged_site(previous: PreviousBuild, report: Report, strict: bool, timings: dict[str, float]) -> BuildResult:

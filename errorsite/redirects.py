@@ -22,7 +22,9 @@ same moves go into `_redirects` (Netlify / Cloudflare Pages) as real 301s
 (Cloudflare follows them before its files; Netlify serves the static page at
 the old URL first, which lands on the same place). Permalinks are left out:
 hosts cap the number of rules, and the permalink page works everywhere.
-The previous manifest is untrusted input: anything malformed is ignored.
+The previous manifest is untrusted input: url_history.py keeps only what a
+build could have written, and a removed record's page shows the start of its
+message, so no entry can fail a build or make pages of any size.
 """
 from __future__ import annotations
 
@@ -36,53 +38,13 @@ from .links import redirect_page
 from .cache.keys import history_digest
 from .model import Page, Summary, inert_json, inert_json_pieces
 from .render import render
+from .url_history import MAX_OLD, Known, UrlHistory, manifest
 
-FORMAT = 1
+SHOWN_MESSAGE = 300  # characters of a removed record's message its pages show and search for
 
 
 class Id(NamedTuple):
     id: str
-
-
-class Known(NamedTuple):
-    """One record id in the manifest."""
-
-    path: str
-    message: str
-    old: tuple[str, ...]   # the paths it had before, never its current one
-    removed: bool
-
-
-def safe_path(path: object) -> bool:
-    """A page folder path a build could write (`a/b/`), nothing else."""
-    if not isinstance(path, str) or not path.endswith("/") or len(path) > 2000:
-        return False
-    try:
-        urls.output_name(path)
-    except ValueError:
-        return False
-    return True
-
-
-def read_manifest(data: object) -> tuple[dict[str, Known], set[str]]:
-    """The records and listing paths of a previous manifest; {} and set() if unreadable."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return {}, set()
-    known: dict[str, Known] = {}
-    records = data.get("records") if isinstance(data.get("records"), dict) else {}
-    for record_id, entry in records.items():
-        if not (isinstance(entry, dict) and urls_id(record_id) and safe_path(entry.get("path"))
-                and isinstance(entry.get("message"), str) and isinstance(entry.get("old"), list)):
-            continue
-        old = tuple(sorted({p for p in entry["old"] if safe_path(p)} - {entry["path"]}))
-        known[record_id] = Known(entry["path"], entry["message"], old, entry.get("removed") is True)
-    lists = data.get("lists") if isinstance(data.get("lists"), list) else []
-    return known, {p for p in lists if p == urls.HOME_PATH or safe_path(p)}
-
-
-def urls_id(record_id: object) -> bool:
-    return isinstance(record_id, str) and 0 < len(record_id) <= 64 and \
-        all(c.isascii() and (c.isalnum() or c in "-_") for c in record_id)
 
 
 def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Known]:
@@ -91,7 +53,7 @@ def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Kno
     for s in summaries:
         path, before = urls.record_path(s), previous.get(s.id)
         old = set(before.old) | {before.path} if before else set()
-        merged[s.id] = Known(path, s.message, tuple(sorted(old - {path})), False)
+        merged[s.id] = Known(path, s.message, tuple(sorted(old - {path})[:MAX_OLD]), False)
     current = {s.id for s in summaries}
     for record_id, known in previous.items():
         if record_id not in current and not known.removed:
@@ -99,14 +61,14 @@ def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Kno
     return dict(sorted(merged.items()))
 
 
-def history_key(previous: object, summaries: list[Summary], lists: set[str]) -> str:
+def history_key(previous: UrlHistory, summaries: list[Summary], lists: set[str]) -> str:
     """All that redirect_pages takes from the URL history, as text for a cache
     key: the history merged with this build's records, and the listings gone
     since. Merging twice changes nothing, so a history that a build of these
     same records wrote gives the key of the history that build started from:
     a rebuild can reuse its pages even though the first build had none."""
-    before, old_lists = read_manifest(previous)
-    known = merge(before, summaries)
+    known = merge(previous.known, summaries)
+    old_lists = previous.lists
     return inert_json({"records": {i: list(k) for i, k in known.items()},
                        "lists gone": sorted(old_lists - lists)}).decode()
 
@@ -114,13 +76,6 @@ def history_key(previous: object, summaries: list[Summary], lists: set[str]) -> 
 def served_lists(summaries: list[Summary], html_paths: list[str]) -> set[str]:
     """The listing pages among a build's HTML pages (home, search and code pages included)."""
     return {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")} - {urls.record_path(s) for s in summaries}
-
-
-def manifest(known: dict[str, Known], lists: set[str]) -> dict:
-    """The URL history this build serves, as `-/urls.json` holds it."""
-    return {"format": FORMAT, "lists": sorted(lists),
-            "records": {i: {"path": k.path, "message": k.message, "old": list(k.old), "removed": k.removed}
-                        for i, k in known.items()}}
 
 
 def nearest(path: str, served: set[str], renamed: dict[str, str]) -> str:
@@ -139,14 +94,13 @@ def repo_of(path: str) -> str:
 
 
 def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths: list[str],
-                   previous: object, unavailable: set[str] = frozenset()) -> Generator[Page, None, str]:
+                   previous: UrlHistory, unavailable: set[str] = frozenset()) -> Generator[Page, None, str]:
     """The manifest, the pages at every old URL, and `_redirects`; returns
     the digest of the URL history served (cache.keys.history_digest). A record
     not served now is "removed" only when no file claims its id: a file that
     is there but cannot be built (`unavailable`) makes it "temporarily unavailable"."""
     site = env.globals["site"]
-    before, old_lists = read_manifest(previous)
-    known = merge(before, summaries)
+    known, old_lists = merge(previous.known, summaries), previous.lists
     by_id = {s.id: s for s in summaries}
     served = {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")}
     lists = served_lists(summaries, html_paths)
@@ -163,12 +117,14 @@ def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths
                 if repo_of(old) != repo_of(k.path):
                     renamed.setdefault(repo_of(old), set()).add(repo_of(k.path))
             continue
-        query = urlencode({"q": k.message})
+        message = k.message[:SHOWN_MESSAGE]
+        query = urlencode({"q": message})
+        message += "…" if len(k.message) > SHOWN_MESSAGE else ""
         for path in (k.path, *k.old, urls.permalink_path(Id(record_id))):
             if path not in taken:
                 taken.add(path)
                 yield render(env, "unavailable.html" if record_id in unavailable else "removed.html", path,
-                             message=k.message, query=query)
+                             message=message, query=query)
     unambiguous = {old: next(iter(new)) for old, new in sorted(renamed.items()) if len(new) == 1}
     for path in sorted(old_lists - taken):
         target = nearest(path, served, unambiguous)

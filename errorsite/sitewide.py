@@ -28,19 +28,31 @@ from .render import SiteOptions, environment
 from .schema import schema_page
 from .search import streamed_search
 from .sitecard import site_card
+from .url_history import UrlHistory, read_history
+from .url_history import manifest as manifest_of
 
 # Below this many summaries the search data is made in this process: starting another costs more.
 BESIDE_THRESHOLD = 200
 
 
 class History(NamedTuple):
-    """The URL history a build starts from (redirects.py), and its digest."""
-    manifest: object
+    """The URL history a build starts from (redirects.py), as far as it is one a
+    build could have written (url_history.py); its digest; why entries were dropped."""
+    previous: UrlHistory
+    found: bool
     digest: str
+    dropped: list[str]
 
     @staticmethod
-    def of(manifest: object) -> "History":
-        return History(manifest, history_digest(manifest))
+    def of(data: object, source: str = urls.URLS_PATH, unread: str | None = None) -> "History":
+        """The history in `data`, a file's JSON (None if there is none), read
+        from `source`; `unread` says why a file that is there could not be read."""
+        read = read_history(data)
+        kept = manifest_of(read.history.known, read.history.lists) if read.found else None
+        dropped = [f"{source}: {reason}" for reason in ([unread] if unread else read.dropped)]
+        if read.more:
+            dropped.append(f"{source}: {read.more:,} more entries dropped")
+        return History(read.history, read.found, history_digest(kept), dropped)
 
 
 class SitewideDone(NamedTuple):
@@ -63,7 +75,7 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
 
     def precise_key() -> str:
         lists.append(listing_paths(summaries, options.page_size))
-        return summaries_key(by_summaries + history_key(history.manifest, summaries, lists[0]), [])
+        return summaries_key(by_summaries + history_key(history.previous, summaries, lists[0]), [])
 
     reuse, key = global_reuse(previous, by_summaries, history.digest, precise_key)
     if reuse:
@@ -71,7 +83,7 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
             yield from (Reuse(path) for path in previous.paths)
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
     paths, html_paths, warnings = [], list(record_paths), []
-    made = Finished(made_pages(site, summaries, html_paths, static, options, history.manifest, jobs, timings, warnings,
+    made = Finished(made_pages(site, summaries, html_paths, static, options, history.previous, jobs, timings, warnings,
                                unavailable))
     for page in made:
         paths.append(page.path)
@@ -83,7 +95,7 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
 
 
 def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str], static: dict[str, bytes],
-               options: SiteOptions, previous_urls: object, jobs: int, timings: dict[str, float],
+               options: SiteOptions, previous_urls: UrlHistory, jobs: int, timings: dict[str, float],
                warnings: list[str], unavailable: set[str] = frozenset()) -> Generator[Page, None, str]:
     """The global pages, made; the listings' paths are added to `html_paths`
     as they are made: the redirects and the sitemap need every HTML page.

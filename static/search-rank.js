@@ -310,6 +310,7 @@
     if (!r) return "none";
     if (r.code) return "exact";
     var h = held(engine, r, text, q);
+    r.held = h;
     if (h.rare < 1) return "none";
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                               h.line >= MATCH.shortLine))) return "exact";

@@ -16,7 +16,9 @@ from errorsite import urls
 from errorsite.cache.keys import history_digest
 from errorsite.cache.plan import PreviousBuild
 from errorsite.cache.stored import previous_manifest
-from errorsite.redirects import nearest, read_manifest
+from errorsite.redirects import nearest
+from errorsite.sitewide import History
+from errorsite.url_history import read_history
 from tests.conftest import SHARED_RECORDS, Server, build_quietly, need_shared
 
 EXPRESS = ["expressjs__express__callback-function-required.json",
@@ -81,7 +83,9 @@ def test_every_old_url_still_has_a_page(history):
 
 def test_the_manifest_carries_every_move(history):
     _, out, _, _ = history
-    known, lists = read_manifest(json.loads((out / urls.URLS_PATH).read_text()))
+    read = read_history(json.loads((out / urls.URLS_PATH).read_text()))
+    (known, lists), dropped = read.history, read.dropped
+    assert dropped == []
     kv = known["5410d019e75c02d7"]
     assert kv.path == "huggingface/candle/kv-cache-is-not-supported/" and not kv.removed
     assert kv.old == ("huggingface/candle/kv-cache-enabled-true-is-not-supported/",)
@@ -106,16 +110,19 @@ def test_the_served_history_digest_is_that_of_the_file_the_next_build_reads(hist
     served = (out / urls.URLS_PATH).read_bytes()
     kept = PreviousBuild.from_manifest(previous_manifest(out)).global_pages
     assert kept.history_served == history_digest(json.loads(served)) == hashlib.sha256(served).hexdigest()[:24]
+    # read back as a history a build could have written, it is the same, so its digest is too
+    assert History.of(json.loads(served)).digest == kept.history_served
 
 
 def test_a_hostile_manifest_is_ignored_where_malformed():
-    known, lists = read_manifest({"format": 1, "lists": ["../x/", "ok/", 3, "/abs/"], "records": {
+    read = read_history({"format": 1, "lists": ["../x/", "-/tags/ok/", 3, "/abs/"], "records": {
         "good": {"path": "a/b/c/", "message": "m", "old": ["a/b/d/", "../../etc/", None]},
         "bad id!": {"path": "a/b/e/", "message": "m", "old": []},
         "nopath": {"path": "../", "message": "m", "old": []}}})
+    known, lists = read.history
     assert list(known) == ["good"] and known["good"].old == ("a/b/d/",)
-    assert lists == {"ok/"}
-    assert read_manifest("nonsense") == ({}, set())
+    assert lists == {"-/tags/ok/"}
+    assert read_history("nonsense").history == ({}, set())
 
 
 def test_nearest_page_for_a_vanished_listing():

@@ -75,7 +75,7 @@ def read_record_bytes(path: Path, root: Path | None) -> tuple[bytes | None, str 
         refusal = stat_refusal(info)
         if refusal:
             return None, refusal
-        data = _read_at_most(descriptor, info.st_size, MAX_FILE_BYTES + 1)
+        data = read_at_most(descriptor, info.st_size, MAX_FILE_BYTES + 1)
     except OSError as error:
         return None, f"cannot read: {error.strerror or error}"
     finally:
@@ -85,7 +85,7 @@ def read_record_bytes(path: Path, root: Path | None) -> tuple[bytes | None, str 
     return data, None
 
 
-def _read_at_most(descriptor: int, size: int, limit: int) -> bytes:
+def read_at_most(descriptor: int, size: int, limit: int) -> bytes:
     """Up to `limit` bytes; a file of the size its fstat gave takes one read and
     the short read that tells its end."""
     chunks, left, want = [], limit, min(size + 1, limit)

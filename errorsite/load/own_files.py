@@ -3,8 +3,16 @@ assets, a shard's outcomes, the URL history."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Iterator
+
+from .files import read_at_most
+
+# A history is about 170 bytes a record: this is over a million records' worth,
+# and json.loads makes several times its size of objects.
+MAX_HISTORY_BYTES = 256 * 2**20
 
 
 def load_static(static_dir: Path) -> dict[str, bytes]:
@@ -25,10 +33,35 @@ def read_lines(path: Path) -> Iterator[bytes]:
         yield from file
 
 
-def load_url_manifest(path: Path) -> object:
+def load_url_manifest(path: Path) -> tuple[object, str | None]:
     """The previous build's URL manifest (see redirects.py) as JSON, or None
-    when there is none or it cannot be read: history is best effort."""
+    and why it was not read; (None, None) when there is none. History is
+    best effort: only a regular file of at most MAX_HISTORY_BYTES is read,
+    and no file stops a build."""
     try:
-        return load_json(path)
-    except (OSError, ValueError):
-        return None
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, None
+    except OSError as error:
+        return None, f"cannot read: {error.strerror or error}: ignored"
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would wait for ever, a device never end
+            return None, "not a regular file: ignored"
+        if info.st_size > MAX_HISTORY_BYTES:
+            return None, f"{info.st_size / 2**20:,.0f} MiB, over the {MAX_HISTORY_BYTES // 2**20} MiB limit: ignored"
+        raw = read_at_most(descriptor, info.st_size, MAX_HISTORY_BYTES + 1)
+    except OSError as error:
+        return None, f"cannot read: {error.strerror or error}: ignored"
+    finally:
+        os.close(descriptor)
+    if len(raw) > MAX_HISTORY_BYTES:
+        return None, f"grew over the {MAX_HISTORY_BYTES // 2**20} MiB limit while being read: ignored"
+    try:
+        return json.loads(raw.decode("utf-8")), None
+    except UnicodeDecodeError as error:
+        return None, f"not valid UTF-8 (byte {error.start}): ignored"
+    except RecursionError:  # json's parser stops at about a thousand levels; a history has four
+        return None, "invalid JSON: nested too deeply: ignored"
+    except ValueError as error:
+        return None, f"invalid JSON: {error}: ignored"
