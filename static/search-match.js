@@ -28,6 +28,7 @@
   var HEAD_SHARE = 0.8;     // …and is worth this share of it
   // Where a pattern's first sentence or line ends: its help text after may be
   // left out of a title, cut from a paste, or reworded from release to release.
+  var LONG_WORDS = /[\p{L}\p{N}_]{4,}/gu;
   var HEAD_END = /[.!?](?=\s)|\n/;
   var WORD = /^[\p{L}\p{N}_]/u, WORD_END = /[\p{L}\p{N}_]$/u;
 
@@ -201,10 +202,41 @@
     return 0;
   }
 
-  /* How much the pattern's first sentence is worth found alone in the
-   * paste, without what follows it; 0 when it is not there. */
+  /* How much the start of the pattern is worth found alone in the paste,
+   * without what follows it (a title or a line cut short, help text left
+   * out): its first sentence whole, or the longest run of whole words its
+   * first literal piece starts with, when that is most of its literal text;
+   * 0 when neither is there. */
   function headValue(matcher, haystack) {
-    return matcher.head && matcher.head.test(haystack) ? HEAD_SHARE * matcher.head.literal : 0;
+    var head = matcher.head && matcher.head.test(haystack) ? matcher.head.literal : 0;
+    return HEAD_SHARE * Math.max(head, prefixFound(matcher, haystack));
+  }
+
+  /* The longest prefix of the first piece, cut at a word's end, found in the
+   * haystack from a word's start: its length when it is MIN_HEAD or more and
+   * half the literal text or more, else 0. Binary search: a prefix found means
+   * every shorter one is. */
+  function prefixFound(matcher, haystack) {
+    var first = matcher.links[0].text, need = Math.max(MIN_HEAD, Math.ceil(matcher.literal / 2));
+    if (first.length < need) return 0;
+    var ends = [];
+    for (var i = need; i <= first.length; i++) {
+      if (WORD_END.test(first.slice(i - 1, i)) && !wordAt(first, i)) ends.push(i);
+    }
+    var low = 0, high = ends.length - 1, best = 0;
+    while (low <= high) {
+      var mid = (low + high) >> 1;
+      if (startsWord(haystack, first.slice(0, ends[mid]))) { best = ends[mid]; low = mid + 1; } else high = mid - 1;
+    }
+    // Three words of four letters or more: `failed to connect to` starts too many messages.
+    return (first.slice(0, best).match(LONG_WORDS) || []).length >= 3 ? best : 0;
+  }
+
+  function startsWord(haystack, piece) {
+    for (var at = haystack.indexOf(piece), tries = 0; at >= 0 && tries < 8; at = haystack.indexOf(piece, at + 1), tries++) {
+      if (!wordBefore(haystack, at)) return true;
+    }
+    return false;
   }
 
   /* Where the pattern is found whole or with its prefix dropped, as

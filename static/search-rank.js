@@ -140,7 +140,7 @@
       else if (matcher && (r.shared >= NEAR_SHARE || r.named > 0)) near.push(r);
       if (!r.pattern && matcher) {
         r.pattern = match.headValue(matcher, haystack);  // its first sentence alone, if nothing better comes
-        if (r.pattern) { r.found = "head"; r.literal = matcher.head.literal; }
+        if (r.pattern) { r.found = "head"; r.literal = r.pattern / match.HEAD_SHARE; }
       }
     });
     var exact = ranked.filter(function (r) { return r.pattern > 0; });

@@ -186,6 +186,31 @@ def test_long_pastes_forgive_typos_in_their_message_lines(node_core):
     assert repos(node_core, records, paste)[0] == "a/tensors"
 
 
+@pytest.mark.parametrize("paste", [
+    # A title: the message without its help text.
+    'failed to transform "style.sass" (text/x-sass): this feature is not available in your current Hugo version',
+    # Its first sentence whole.
+    "Error: this feature is not available in your current Hugo version, see the docs.",
+])
+def test_the_start_of_a_pattern_is_worth_most_of_it_without_its_help_text(node_core, paste):
+    records = [record("gohugoio/hugo", "extended", "this feature is not available in your current Hugo version, "
+                      "see https://goo.gl/YMrWcn for more information"),
+               record("charset/normalizer", "lang", "english not available", "{language} not available")]
+    assert repos(node_core, records, paste)[0] == "gohugoio/hugo"
+
+
+def test_a_start_that_many_messages_share_is_not_a_match(node_core):
+    """`failed to connect to` starts too many messages to stand for one: the
+    start must hold three words of four letters or more."""
+    records = [record("ray/ray", "socket", "Failed to connect to server socket: x",
+                      "Failed to connect to server socket: {e}"),
+               record("jackc/pgx", "connect", "failed to connect to `host=a user=b database=c`: refused",
+                      "failed to connect to `host={host} user={user} database={database}`: {msg}",
+                      doc="pgx could not connect to the PostgreSQL server.")]
+    paste = "goose run: failed to connect to `user=postgres database=app`: dial tcp 127.0.0.1:5432: connect refused"
+    assert repos(node_core, records, paste)[0] == "jackc/pgx"
+
+
 # ---- 4. Frames without the message --------------------------------------------------
 
 def test_frames_alone_rank_the_named_librarys_records_first(node_core):
