@@ -32,16 +32,17 @@ FIGURES: dict[str, str] = {}  # printed by conftest's pytest_terminal_summary
 # level reached (a fall below it is a regression; docs/search.md has the
 # figures and the targets not yet met).
 FLOORS = {
-    ("all", "all"): (0.94, 0.97),
+    ("all", "all"): (0.965, 0.98),       # target 98% and 99%
     ("set", "shared"): (1.0, 1.0),
-    ("set", "hard"): (0.96, 1.0),
+    ("set", "hard"): (0.95, 1.0),
     ("set", "set-a"): (0.98, 1.0),
     ("set", "set-b"): (0.98, 0.98),
-    ("set", "set-c"): (0.98, 1.0),
-    ("kind", "issue-title"): (0.92, 0.95),
-    ("kind", "issue-paste"): (0.94, 0.97),
+    ("set", "set-c"): (1.0, 1.0),
+    ("kind", "issue-title"): (0.95, 0.97),
+    ("kind", "issue-paste"): (0.97, 0.99),
 }
-KIND_FLOOR = 0.85      # top-1 of every kind of paste with 20 queries or more
+KIND_FLOOR = 0.90      # top-1 of every kind of paste…
+KIND_BELOW = {"frames-only": 0.36}  # …but these (target 90%: a frame names a library, seldom its error)
 MATCHED_RIGHT = 0.92   # of the right first results, called a match (target 0.97)
 MATCHED_ABSENT = 0.10  # of pastes whose record is absent, called a match
 
@@ -70,8 +71,8 @@ def test_real_pastes_rank_their_record_first(outcomes):
            f"{figures[axis][name]['top3']:.1%} < {top3:.0%}"
            for (axis, name), (top1, top3) in FLOORS.items()
            if figures[axis][name]["top1"] < top1 or figures[axis][name]["top3"] < top3]
-    low += [f"kind {kind}: top-1 {f['top1']:.1%} < {KIND_FLOOR:.0%}" for kind, f in figures["kind"].items()
-            if f["queries"] >= 20 and f["top1"] < KIND_FLOOR]
+    low += [f"kind {kind}: top-1 {f['top1']:.1%} < {KIND_BELOW.get(kind, KIND_FLOOR):.0%}"
+            for kind, f in figures["kind"].items() if f["top1"] < KIND_BELOW.get(kind, KIND_FLOOR)]
     assert not low, "\n".join(low + quality.misses([q for q, _ in real], [o for _, o in real]))
 
 
