@@ -76,6 +76,7 @@ TAGS_PATH = OWN + "tags/"
 TYPES_PATH = OWN + "types/"
 SEVERITIES_PATH = OWN + "severities/"
 SEARCH_PATH = OWN + "search/"
+GO_PATH = OWN + "go/"           # /-/go/#q=<text>: the record of an error, from its text (go.html)
 STATIC_PATH = OWN + "static/"
 HOME_PATH = ""
 

@@ -12,9 +12,10 @@
   var SHOWN = 8;          // results in the panel; the search page has the rest
   var TITLE_LIMIT = 160;  // characters of a message in the panel
 
+  /* The search page with the query in its fragment, which no host receives. */
   function searchPageUrl(form, query) {
     var url = new URL(form.action, window.location.href);
-    url.searchParams.set("q", query);
+    url.hash = "q=" + encodeURIComponent(query);
     return url.toString();
   }
 

@@ -124,6 +124,24 @@
 
   var NO_MATCH = "No record for this error yet.";
 
+  /* The query a search page's address carries: in its fragment (#q=…), which
+   * no host receives, or, from older links and the form without JavaScript,
+   * in ?q=. */
+  function queryInAddress(location) {
+    var hash = /^#q=(.*)$/s.exec(location.hash || "");
+    if (hash) {
+      try { return decodeURIComponent(hash[1].replace(/\+/g, " ")); } catch (error) { return hash[1]; }
+    }
+    return new URL(location.href).searchParams.get("q") || "";
+  }
+
+  /* The search page's address for `query`, the query in its fragment. */
+  function searchPageAddress(query) {
+    var url = new URL(ROOT + "-/search/", window.location.href);
+    if (query) url.hash = "q=" + encodeURIComponent(query);
+    return url.toString();
+  }
+
   function searchPage(input, list, status, weak, related) {
     var active = -1;
     var timer = null;
@@ -135,8 +153,10 @@
 
     // The address names the query whose results are shown, once they are.
     function render(query, results) {
+      // The query goes in the fragment, never to the host (nor its logs): a ?q= is dropped.
       var url = new URL(window.location.href);
-      if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
+      url.searchParams.delete("q");
+      url.hash = query ? "q=" + encodeURIComponent(query) : "";
       window.history.replaceState(null, "", url.toString());
       // ...and so does the title, so each search in the browser's history says which.
       var shown = query.replace(/\s+/g, " ").trim();
@@ -290,9 +310,17 @@
         }
       });
     });
+    // A #q= link followed from this page, or typed into its address, searches it.
+    window.addEventListener("hashchange", function () {
+      var query = queryInAddress(window.location).replace(/\r\n?/g, "\n");
+      if (query === input.value || query === renderedQuery) return;
+      input.value = query;
+      fitBox(input);
+      run();
+    });
     engineReady().catch(function () {});  // the search page will search: its code and meta.json load at once
     // A form sends a textarea's line breaks as CR LF; the box keeps LF.
-    input.value = (new URL(window.location.href).searchParams.get("q") || "").replace(/\r\n?/g, "\n");
+    input.value = queryInAddress(window.location).replace(/\r\n?/g, "\n");
     fitBox(input);
     run();
   }
@@ -383,6 +411,8 @@
       searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"),
                  document.getElementById("search-related"));
     }
+    var go = document.getElementById("go-status");
+    if (go) goPage(go);
     var url = new URL(window.location.href);
     var highlight = url.searchParams.get("highlight");
     var record = document.querySelector("[data-highlightable]");
@@ -397,9 +427,34 @@
     }
   }
 
+  // ---- /-/go/#q=…: a link any tool can build from an error's text ---------------
+  /* Searches the text in the fragment: a first result that is an exact match
+   * replaces this page with its record's page; anything else, the search
+   * page with the text in its box. Either way with location.replace, so the
+   * browser's history keeps no address holding the paste. */
+  function goPage(status) {
+    var query = queryInAddress(window.location).replace(/\r\n?/g, "\n");
+    if (!query.trim()) { window.location.replace(searchPageAddress("")); return; }
+    engineReady().then(function (search) {
+      return search.search(query, 1);
+    }).then(function (results) {
+      if (results.length && results.match === "exact" && results[0].doc) {
+        window.location.replace(new URL(ROOT + encodeURI(results[0].doc[2]), window.location.href).toString());
+      } else {
+        window.location.replace(searchPageAddress(query));
+      }
+    }, function (error) {
+      status.textContent = "Search is unavailable: the search data could not be loaded (" + error.message + "). ";
+      var link = document.createElement("a");
+      link.href = searchPageAddress(query);
+      link.textContent = "Try the search page";
+      status.appendChild(link);
+    });
+  }
+
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
   window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput,
-                          sharedSearch: sharedSearch };
+                          sharedSearch: sharedSearch, searchPageAddress: searchPageAddress };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

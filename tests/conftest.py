@@ -32,6 +32,20 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 BASE_PATH = "/errors/"  # every served site lives under a sub-path, as on GitHub Pages
 
 
+def pytest_configure(config):
+    """Every build of the session keeps its state in a cache folder of the
+    session's (cache/folder.py reads XDG_CACHE_HOME first, on every platform),
+    never in the real home's ~/.cache; subprocesses inherit it. Each xdist
+    worker has its own."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="errorsite-test-cache-")
+    config.stash[TEST_CACHE] = (folder, os.environ.get("XDG_CACHE_HOME"))
+    os.environ["XDG_CACHE_HOME"] = folder
+
+
+TEST_CACHE = pytest.StashKey[tuple]()
+
+
 def in_ci(environ=os.environ) -> bool:
     return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
@@ -107,6 +121,8 @@ class Server:
         self.root = root
         handler = functools.partial(QuietHandler, directory=str(root))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.paths = []  # every request's path, as the host's access log has it (QuietHandler)
+        self.paths: list[str] = self.httpd.paths
         self.port = self.httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}{BASE_PATH}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -119,6 +135,9 @@ class Server:
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:
         pass
+
+    def log_request(self, code="-", size="-") -> None:
+        getattr(self.server, "paths", []).append(self.path)
 
 
 def serve_site(tmp: Path, records: Path, jobs: int = 1) -> tuple[Server, Path]:
@@ -231,6 +250,13 @@ def pytest_collection_finish(session):
 def pytest_unconfigure(config):
     if MINING in config.stash:
         config.stash[MINING].close()
+    if TEST_CACHE in config.stash:
+        folder, before = config.stash[TEST_CACHE]
+        shutil.rmtree(folder, ignore_errors=True)
+        if before is None:
+            os.environ.pop("XDG_CACHE_HOME", None)
+        else:
+            os.environ["XDG_CACHE_HOME"] = before
 
 
 @pytest.fixture(scope="session")

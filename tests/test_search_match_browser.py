@@ -66,7 +66,7 @@ def test_the_header_panel_says_the_same(shared_site, page):
     assert page.page.locator("#search-panel .search-panel-related").is_visible()
     assert "No record for this error yet" in page.page.locator("#search-panel-status").inner_text()
     box.press("Enter")  # no match: the search page takes the query
-    page.page.wait_for_url(re.compile(r".*/-/search/\?q=.*"))
+    page.page.wait_for_url(re.compile(r".*/-/search/#q=.*"))
     assert settled(page.page, "#search-results") == "none"
     assert page.page.goto(shared_site.base_url + "-/repos/").ok
     box.fill(GROUPNORM)

@@ -49,7 +49,7 @@ def run_queries(page, base_url: str, queries: list[dict]) -> list[tuple[dict, li
         page.fill("#search-input", query["query"])
         # The box's value, not the query: what the box kept is what was searched.
         page.wait_for_function(
-            "() => new URL(location.href).searchParams.get('q') === document.getElementById('search-input').value && "
+            "() => decodeURIComponent(location.hash.slice(3)) === document.getElementById('search-input').value && "
             "(document.querySelector('#search-results > li') || "
             " /No results|noise/.test(document.getElementById('search-status').textContent))")
         hrefs = page.eval_on_selector_all(
