@@ -25,6 +25,7 @@ import sys
 import threading
 
 GRACE = 10.0  # seconds a helper may take beyond the budget (starting, importing) before it is killed
+MINIMUM = 0.001  # the timer counts in microseconds, and one of 0 would not stop the work at all
 
 
 class OverBudget(Exception):
@@ -32,6 +33,9 @@ class OverBudget(Exception):
 
 
 def run(seconds: float, function, *args):
+    if seconds <= 0:
+        raise OverBudget
+    seconds = max(seconds, MINIMUM)
     if _can_alarm():
         return _with_alarm(seconds, function, args)
     return _in_helper(seconds, function, args)

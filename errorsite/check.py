@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from .load import load_records
 from .model import Problem
-from .validate import validate_all
+from .spread import in_processes, serial_then_spread
+from .validate import Checked, check as check_record, validate_all
 
 FORMATS = ("text", "json", "github")
 JSON_LINE = re.compile(r"invalid JSON at line (\d+) column (\d+)")
@@ -31,10 +32,22 @@ class CheckResult(NamedTuple):
     problems: list[Problem]
 
 
-def check(records_dir: Path) -> CheckResult:
+def check(records_dir: Path, jobs: int = 1) -> CheckResult:
     raws = load_records(records_dir)
-    records, problems = validate_all(raws)
+    records, problems = validate_all(raws, lambda readable: checked_files(readable, jobs))
     return CheckResult(len(raws), len(records), problems)
+
+
+def checked_files(raws: list, jobs: int) -> Iterator[Checked]:
+    """Each readable file checked, in order: here, and in `jobs` processes
+    once that proves slow (spread.py), since a record's code may take its
+    whole highlighting budget, as in the build."""
+    return serial_then_spread(raws, check_file, lambda rest: in_processes(check_file, rest, jobs), jobs)
+
+
+def check_file(raw) -> Checked:
+    """One loaded record file checked (load.RawRecord), in whichever process."""
+    return check_record(raw.path, raw.data)
 
 
 def exit_status(problems: list[Problem], strict: bool) -> int:

@@ -229,7 +229,7 @@ exit status:
   2  a usage or settings error
 
 settings file keys it reads (site.toml in the current folder, or --config FILE):
-  records, strict
+  records, strict, jobs
 """
 
 
@@ -237,7 +237,11 @@ def check_command(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py check", description="Validate the records without building: "
                                      "every problem of every record, one line each.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CHECK_HELP)
-    add_options(parser, ["records"])
+    add_options(parser, ["records", "jobs"])
+    for action in parser._actions:
+        if action.dest == "jobs":
+            action.help = "processes checking records once checking them in one proves slow: a record's code " \
+                          "may take its whole highlighting budget (default: one per CPU)"
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text: `file: field: message`; json: one JSON object per problem "
                              "(file, field, message, level); github: GitHub Actions annotations "
@@ -251,7 +255,7 @@ def check_command(argv: list[str]) -> int:
                                  "or error when the settings say strict = true)")
     args = parser.parse_args(argv)
     s = settings(parser, args)
-    result = check(s.records)
+    result = check(s.records, jobs=s.jobs)
     for line in report_lines(result.problems, args.format):
         print(line)
     print(summary(result), file=sys.stderr)

@@ -141,5 +141,5 @@ def test_check_help_lists_only_what_check_reads():
     done = run("check", "--help")
     assert done.returncode == 0
     options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", done.stdout))
-    assert options == {"--help", "--config", "--records", "--format", "--strict", "--no-strict", "--warnings"}
+    assert options == {"--help", "--config", "--records", "--jobs", "--format", "--strict", "--no-strict", "--warnings"}
     assert "exit status:" in done.stdout and "1  an error, or a warning with --strict" in done.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 import io
 import re
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import NamedTuple
@@ -118,7 +119,12 @@ _SESSION_LEXER = BashSessionLexer(stripnl=False, ensurenl=False)
 _PLAIN_LEXER = TextLexer(stripnl=False, ensurenl=False)  # escapes, and makes no spans: linear in the text
 _FORMATTER = HtmlFormatter(nowrap=True)
 _THEMES = ("default", "github-dark")  # light, and dark under prefers-color-scheme (pygments_css)
-HIGHLIGHT_SECONDS = 2.0  # a code block's budget: a lexer that takes longer is stopped, the block shown plain
+# A record's budget: its code blocks are highlighted one after the other
+# within it, and a lexer still running when it is spent is stopped, that
+# block and the ones after it shown plain (validate.display.slow_code). One
+# budget a record, not a block, so that a record's work is bounded whatever
+# its number of blocks.
+HIGHLIGHT_SECONDS = 2.0
 
 
 # Line numbers are a CSS counter (`ln`, one step per line), so a source line
@@ -168,24 +174,38 @@ def highlight_block(code: str, lexer: Lexer, plain: bool = False) -> Markup:
     return Markup(_code_html(line_ends(code), lexer, plain).rstrip("\n"))
 
 
-def highlight_stalls(code: str, lexer: Lexer) -> bool:
-    """Whether `lexer` takes longer than its budget on `code`, so that the
+def highlight_stalls(code: str, lexer: Lexer, seconds: float = HIGHLIGHT_SECONDS) -> bool:
+    """Whether `lexer` takes longer than `seconds` on `code`, so that the
     block is shown as plain text (validate asks; render then shows the same)."""
-    return _highlighted(line_ends(code), lexer) is None
+    return _highlighted(line_ends(code), lexer, seconds) is None
 
 
 def _code_html(code: str, lexer: Lexer, plain: bool) -> str:
-    html = None if plain else _highlighted(code, lexer)
+    html = None if plain else _highlighted(code, lexer, HIGHLIGHT_SECONDS)
     return html if html is not None else _highlight(code, _PLAIN_LEXER)
 
 
-@lru_cache(maxsize=16)  # validate times a record's code blocks, then render shows them: each is lexed once
-def _highlighted(code: str, lexer: Lexer) -> str | None:
-    """Pygments' HTML, or None when the lexer took longer than the budget (and was stopped)."""
+# validate times a record's code blocks, then render shows them: each is
+# lexed once. Only what was made is kept: a block stopped within what was left
+# of a record's budget may yet be made within another's.
+_made: OrderedDict[tuple[str, Lexer], str] = OrderedDict()
+_MADE_KEPT = 16  # blocks: a few records' worth
+
+
+def _highlighted(code: str, lexer: Lexer, seconds: float) -> str | None:
+    """Pygments' HTML, or None when the lexer took longer than `seconds` (and was stopped)."""
+    key = (code, lexer)
+    if key in _made:
+        _made.move_to_end(key)
+        return _made[key]
     try:
-        return budget.run(HIGHLIGHT_SECONDS, _highlight_anew, code, type(lexer), lexer.options)
+        html = budget.run(seconds, _highlight_anew, code, type(lexer), lexer.options)
     except budget.OverBudget:
         return None
+    _made[key] = html
+    if len(_made) > _MADE_KEPT:
+        _made.popitem(last=False)
+    return html
 
 
 def _highlight_anew(code: str, lexer_class: type[Lexer], options: dict) -> str:

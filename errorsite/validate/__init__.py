@@ -20,6 +20,8 @@ id or a URL.
 """
 from __future__ import annotations
 
+from typing import Callable, Iterable
+
 from ..load import RawRecord
 from ..model import Problem, Record
 from .duplicates import Seen, drop_duplicates, flag_duplicates
@@ -33,14 +35,19 @@ __all__ = ["Checked", "ID_RE", "MAX_ITEM", "MAX_ITEMS", "MAX_LABEL", "MAX_LINE",
            "TEXT_LIMITS", "check", "drop_duplicates", "flag_duplicates", "normalized_slug", "text_limit", "validate", "validate_all"]
 
 
-def validate_all(raws: list[RawRecord]) -> tuple[list[Record], list[Problem]]:
-    """Validate each file, then drop later duplicates of an id or a URL."""
+def validate_all(raws: list[RawRecord], checks: Callable[[list[RawRecord]], Iterable[Checked]] | None = None
+                 ) -> tuple[list[Record], list[Problem]]:
+    """Validate each file, then drop later duplicates of an id or a URL.
+    `checks` gives the Checked of each readable file, in order (check.py
+    spreads them over processes); by default they are checked here."""
+    readable = [raw for raw in raws if not raw.problem]
+    checked_files = iter(checks(readable) if checks else (check(raw.path, raw.data) for raw in readable))
     records, problems = [], []
     for raw in raws:
         if raw.problem:
             problems.append(raw.problem)
             continue
-        checked = check(raw.path, raw.data)
+        checked = next(checked_files)
         problems.extend(checked.problems)
         if checked.record:
             records.append(checked.record)
