@@ -37,7 +37,7 @@ COMMANDS_HELP = """commands:
   python build.py assemble SHARD... --out SITE [options] one site from all the shards (assemble --help)
 """
 BUILD_KEYS = [key.name for key in KEYS if not key.name.startswith("serve.")]
-SERVE_KEYS = [key.name for key in KEYS if key.name != "out"]
+SERVE_KEYS = [key.name for key in KEYS if key.name not in ("out", "cache_dir")]  # serve builds into a folder of its own
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,7 +97,7 @@ def build_command(argv: list[str]) -> int:
         return run_build(args, lambda: build(
             s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
             options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
-            progress=progress.update, previous_urls=args.previous_manifest))
+            progress=progress.update, previous_urls=args.previous_manifest, cache_dir=s.cache_dir))
 
 
 def assemble_command(argv: list[str]) -> int:
@@ -119,7 +119,7 @@ def assemble_command(argv: list[str]) -> int:
         return run_build(args, lambda: assemble(
             args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
             force=args.force, options=s.site_options, progress=progress.update,
-            previous_urls=args.previous_manifest, jobs=s.jobs))
+            previous_urls=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir))
 
 
 class Progress:

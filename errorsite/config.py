@@ -53,6 +53,8 @@ KEYS: tuple[Key, ...] = (
     Key("templates", "folder", None, "folder of templates that replace the built-in ones of the same name"),
     Key("records", "folder", Path("records"), "folder of record JSON files, read recursively"),
     Key("out", "path", Path("site"), "output folder, replaced whole when the build succeeds"),
+    Key("cache_dir", "path", None, "folder for what a build keeps for the next one, never beside the output "
+                                   "(default: the user's cache folder, e.g. ~/.cache/errorsite)"),
     Key("strict", "bool", False, "fail, writing nothing, if any record is bad"),
     Key("jobs", "count", None, "processes rendering record pages (default: one per CPU)"),
     Key("card", "png", None, "a PNG (at most 5 MB, 4096 px a side) every page unfurls with, "
@@ -91,6 +93,7 @@ class Settings:
     host: str
     port: int
     config: Path | None = None   # the file they came from, if any
+    cache_dir: Path | None = None   # None: the user's cache folder (cache/folder.py)
 
     @property
     def site_options(self) -> SiteOptions:

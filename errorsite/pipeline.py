@@ -22,7 +22,9 @@ from .assets import static_files, versions
 from .cache.keys import file_key, render_fingerprint
 from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, Reusable, comparable, kept_instead,
                          page_keys, reusable_outcomes, unchanged)
-from .cache.stored import ServedFiles, digests_file, load_digests, previous_manifest, previous_outcomes, save_digests
+from .cache.folder import state_folder
+from .cache.stored import (ServedFiles, adopt_state_beside, digests_file, load_digests, previous_manifest,
+                           previous_outcomes, save_digests)
 from .finished import Finished
 from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
 from .load.files import printable
@@ -79,6 +81,7 @@ class Start(NamedTuple):
     fingerprint: str
     static: dict[str, bytes]
     protected: list[tuple[Path, str]]
+    state_dir: Path   # the build's own files for this output, in the cache (cache/folder.py)
 
 
 def protected_folders(records_dir: Path | None, options: SiteOptions) -> list[tuple[Path, str]]:
@@ -89,26 +92,33 @@ def protected_folders(records_dir: Path | None, options: SiteOptions) -> list[tu
 
 
 def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool,
-          protected: list[tuple[Path, str]]) -> Start:
-    """Refuse an output we may not replace before any work; the site, its fingerprint and static files."""
+          protected: list[tuple[Path, str]], cache_dir: Path | None = None) -> Start:
+    """Refuse an output we may not replace before any work; the site, its
+    fingerprint and static files, and the folder of the build's own files (in
+    `cache_dir`, default the user's cache), which the output may neither hold nor be inside."""
+    state_dir = state_folder(out_dir, cache_dir)
+    protected = [*protected, guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)",
+                                             sealed=True)]
     check_output(out_dir.absolute(), force, protected)
     site = urls.Site(urls.normalize_base_url(base_url))
-    return Start(site, options, render_fingerprint(site, options, STATIC), load_static(STATIC), protected)
+    return Start(site, options, render_fingerprint(site, options, STATIC), load_static(STATIC), protected, state_dir)
 
 
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False, report: Report = print,
           jobs: int = 1, force: bool = False, cache: bool = True, options: SiteOptions = SiteOptions(),
           shard: Shard | None = None, progress: Progress | None = None,
-          previous_urls: Path | None = None) -> BuildResult:
+          previous_urls: Path | None = None, cache_dir: Path | None = None) -> BuildResult:
     """The site from `records_dir` into `out_dir`; with `shard`, only that slice
     of the record step, into a shard folder for `assemble`. Old URLs are kept
-    alive from `previous_urls`, or else from the manifest in `out_dir`.
+    alive from `previous_urls`, or else from the manifest in `out_dir`. The
+    build's own files go into `cache_dir` (cache/folder.py).
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, and write.WriteFailed when writing fails; the old site stays."""
-    begun = start(out_dir, base_url, options, force, protected_folders(records_dir, options))
+    begun = start(out_dir, base_url, options, force, protected_folders(records_dir, options), cache_dir)
+    state_dir, moved = begun.state_dir, adopt_state_beside(out_dir, begun.state_dir)
     jobs = usable_jobs(jobs, report)
     fingerprint, folder, root = begun.fingerprint, records_dir.as_posix(), records_dir.resolve()
-    previous = PreviousBuild.from_manifest(previous_manifest(out_dir)) if cache else PreviousBuild()
+    previous = PreviousBuild.from_manifest(previous_manifest(out_dir, state_dir)) if cache else PreviousBuild()
     # Plan: which record files changed since the previous build.
     read_started = time.perf_counter()
     scan = scan_records(records_dir, skip=out_dir.absolute())
@@ -116,18 +126,18 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     unread = [ShardEntry(f"?{problem.path}", Outcome([problem], None, [], None, f"unreadable: {problem.message}"))
               for problem in scan.problems if shard is None or in_shard(problem.path, shard)]
     names = [file_key(file.relative) for file in found]
-    kept = load_digests(digests_file(out_dir), root.as_posix()) if cache else {}
+    kept = load_digests(digests_file(state_dir), root.as_posix()) if cache else {}
     sources, settled = file_digests(found, names, kept, time.time_ns(),
                                     previous.sources if comparable(previous, fingerprint, folder) else {})
     sources.update((entry.relative, entry.outcome.digest) for entry in unread)
     timings = {"read": time.perf_counter() - read_started}
     if shard is None and unchanged(previous, fingerprint, folder, sources, own_history=previous_urls is None):
         result = unchanged_site(previous, report, strict, timings)
-        sweep_leftovers(out_dir, report)
+        sweep_leftovers(out_dir, state_dir, report)
     else:
         history = url_history(previous_urls or urls.output_file(out_dir, urls.URLS_PATH), report)
         reusable = reusable_outcomes(previous, fingerprint, folder, names, [file.is_link for file in found], sources,
-                                     lambda: previous_outcomes(out_dir)) if cache else Reusable({}, {})
+                                     lambda: previous_outcomes(state_dir)) if cache else Reusable({}, {})
         known = reusable.known
         worker = Worker(begun.site, options, root, fingerprint, page_keys(previous, fingerprint),
                         versions(static_files(begun.static)))
@@ -150,19 +160,22 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
                 f"note: no URL history in {out_dir} nor --previous-manifest: old URLs of renamed or removed "
                 "records will not be redirected; pass --previous-manifest with the live site's -/urls.json"])
     if result.written and (stats := trusted_stats(settled, sources)) != kept:
-        save_digests(out_dir, root.as_posix(), stats)  # a build that wrote nothing leaves nothing beside the output
+        save_digests(state_dir, root.as_posix(), stats)  # a build that wrote nothing leaves nothing in the cache
+    if moved:
+        result = result._replace(notes=[*result.notes, f"note: moved {', '.join(moved)} from beside {out_dir}, "
+                                                       f"where the host would serve them, to {state_dir}"])
     return result
 
 
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False, report: Report = print,
              force: bool = False, options: SiteOptions = SiteOptions(), progress: Progress | None = None,
-             previous_urls: Path | None = None, jobs: int = 1) -> BuildResult:
+             previous_urls: Path | None = None, jobs: int = 1, cache_dir: Path | None = None) -> BuildResult:
     """One site from shard folders made by `build(shard=…)`: their record pages
     are linked in, and the global steps run on their summaries, with `jobs`
     processes. The shards' entries are merged as they are read, never all
     held at once. Raises shards.ShardError when they do not make one whole site."""
     begun = start(out_dir, base_url, options, force,
-                  [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)])
+                  [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)], cache_dir)
     jobs = usable_jobs(jobs, report)
     assembled = read_shards(shard_dirs, begun.fingerprint, options.cards)
     history = url_history(previous_urls or urls.output_file(out_dir, urls.URLS_PATH), report)
@@ -278,7 +291,7 @@ def write_build(out_dir: Path, pages: "Finished", force: bool, report: Report, t
     """Write the pages, and `next_state()` in the marker once they are written."""
     try:
         files = write_site(out_dir, pages, force=force, protected=begun.protected, report=report,
-                           manifest=next_state, served_inodes=served_inodes, served=served)
+                           manifest=next_state, served_inodes=served_inodes, served=served, state_dir=begun.state_dir)
     except StrictFailure as failure:
         records = failure.records
         return BuildResult(len(records.summaries), records.problems, 0, False, {**timings, "records": records.seconds})

@@ -25,9 +25,6 @@ MAX_RECORDS = 1_000_000   # record ids: a history is about 170 bytes a record, a
 MAX_LISTS = 1_000_000     # listing paths
 MAX_OLD = 32              # earlier paths of one record: each is a rename, and each a page
 MAX_PATH = 2_000          # characters: a record's path is at most 39 + 100 + 255 bytes, a listing's less
-# The listing kinds under "-/" whose pages may have a segment of their own, and those that may not.
-GROUPED = frozenset({urls.TAGS_PATH, urls.TYPES_PATH, urls.SEVERITIES_PATH, urls.CODES_PATH})
-DIRECTORIES = frozenset({urls.REPOS_PATH, *GROUPED})
 PAGE_NUMBER = re.compile(r"[1-9][0-9]{0,8}")
 
 
@@ -137,23 +134,24 @@ def record_shape(path: object) -> bool:
 
 
 def listing_shape(path: object) -> bool:
-    """Whether `path` is a listing page the site makes: the home page, search,
-    a repository's listing, a directory (`-/tags/`) or one of its groups
-    (`-/tags/json/`), any of them past its first page (`…/-/page/2/`)."""
+    """Whether `path` is shaped as a listing page the site makes: the home
+    page, a page of its own under `-/` (`-/tags/`, `-/tags/json/`, `-/search/`),
+    a repository's listing (`owner/name/`), any of them past its first page
+    (`…/-/page/2/`). Each segment under `-/` is one urls.url_segment makes,
+    so it holds no dot: every file the site writes does (`404.html`,
+    `new.xml`, `index.html`), and no listing takes a file's place."""
     if not isinstance(path, str) or len(path) > MAX_PATH or not is_text(path) \
             or not (path == urls.HOME_PATH or path.endswith("/")):
         return False
-    if path in (urls.HOME_PATH, urls.SEARCH_PATH):
+    if path == urls.HOME_PATH:
         return True
     base, number = re.fullmatch(r"(.*?)(?:-/page/([^/]*)/)?", path).groups()
     if number is not None and not (PAGE_NUMBER.fullmatch(number) and number != "1"):
         return False
-    if base in DIRECTORIES:
-        return True
-    kind, _, group = base.rstrip("/").rpartition("/")
-    if f"{kind}/" in GROUPED:
-        return urls.url_segment(group) == group and bool(group)
-    return base.count("/") == 2 and record_shape(f"{base}x/")  # a repository's: `owner/name/`
+    parts = base.split("/")[:-1]
+    if parts[:1] == ["-"]:
+        return 2 <= len(parts) <= 3 and all(part and urls.url_segment(part) == part for part in parts[1:])
+    return len(parts) == 2 and record_shape(f"{base}x/")  # a repository's: `owner/name/`
 
 
 def is_text(text: str) -> bool:

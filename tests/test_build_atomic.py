@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from errorsite import write
+from errorsite.cache.folder import state_folder
 from errorsite.model import Page
 from tests.conftest import ROOT, SHARED_RECORDS, need_shared
 from tests.test_hostile import FIXTURES, RENDERED, copy_fixtures
@@ -66,11 +67,10 @@ def copy_records(dest: Path) -> Path:
 
 
 def leftovers(out: Path) -> list[str]:
-    """What a build left beside its output, but the lock file builds take turns on
-    and what is kept for the next build to start from: the spare (the previous
-    site), the record files' digests and the build's state and outcomes."""
-    kept = (f".{out.name}.lock", f".{out.name}.spare", f".{out.name}.digests", f".{out.name}.state",
-            f".{out.name}.outcomes")
+    """What a build left beside its output, but what is kept for the next build
+    to start from: the spare (the previous site). The lock, the record files'
+    digests and the build's state and outcomes are in its cache folder."""
+    kept = (f".{out.name}.spare",)
     return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.") and p.name not in kept)
 
 
@@ -185,7 +185,7 @@ def test_a_site_caught_between_two_renames_is_put_back(tmp_path):
     (old / "a" / "index.html").write_bytes(b"old site")
     (old / write.MARKER).write_text('{"generator": "errorsite"}')
     (tmp_path / f".site.building-{pid}").mkdir()  # the new site, emptied by hand: nothing to lose
-    write.remove_leftovers(out)
+    write.remove_leftovers(out, state_folder(out))
     assert (out / "a" / "index.html").read_bytes() == b"old site"
     assert leftovers(out) == []
 

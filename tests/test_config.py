@@ -50,6 +50,7 @@ page_size = 50
 templates = "theme"
 records = "recs"
 out = "public"
+cache_dir = "build-cache"
 strict = true
 jobs = 2
 card = "card.png"
@@ -63,7 +64,7 @@ port = 0
         "title": "Acme Errors", "description": "Every error Acme raises.",
         "base_url": "https://example.org/errors/", "dataset_url": "https://github.com/acme/errors",
         "page_size": 50, "templates": tmp_path / "theme", "records": tmp_path / "recs",
-        "out": tmp_path / "public", "strict": True, "jobs": 2,
+        "out": tmp_path / "public", "cache_dir": tmp_path / "build-cache", "strict": True, "jobs": 2,
         "card": sitecard.card_file((tmp_path / "card.png").read_bytes()), "cards": True,
         "serve.host": "127.0.0.1", "serve.port": 0,
     }

@@ -11,7 +11,8 @@ from pathlib import Path
 from errorsite.load import digests as digest_module  # where file_digests looks its helpers up
 from errorsite.load import file_digest, file_digests, record_files, trusted_stats
 from errorsite.cache import STATE
-from errorsite.cache.stored import beside, digests_file, load_digests, save_digests
+from errorsite.cache.folder import state_folder
+from errorsite.cache.stored import digests_file, load_digests, save_digests
 from tests.conftest import build_quietly
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "records"
@@ -60,10 +61,10 @@ def test_a_first_build_takes_each_digest_from_the_bytes_its_worker_read(tmp_path
     (records / "broken.json").write_text("{not json", "utf-8")
     monkeypatch.setattr(digest_module, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
     build_quietly(records, tmp_path / "site")
-    saved = json.loads(digests_file(tmp_path / "site").read_text())["stats"]
+    saved = json.loads(digests_file(state_folder(tmp_path / "site")).read_text())["stats"]
     assert {name: entry[-1] for name, entry in saved.items()} == \
         {path.name: file_digest(path) for path in records.glob("*.json")}
-    marker = json.loads(beside(tmp_path / "site", STATE).read_text())
+    marker = json.loads((state_folder(tmp_path / "site") / STATE).read_text())
     assert marker["sources"] == {path.name: file_digest(path) for path in records.glob("*.json")}
 
 
@@ -88,15 +89,16 @@ def test_files_changed_just_before_the_build_and_links_are_not_remembered(tmp_pa
 
 
 def test_a_known_entry_for_another_records_folder_or_a_foreign_file_is_ignored(tmp_path):
-    out = tmp_path / "site"
-    save_digests(out, "/records/one", {"a.json": [1, 2, 3, 4, 5, "abc"]})
-    assert load_digests(digests_file(out), "/records/one") == {"a.json": [1, 2, 3, 4, 5, "abc"]}
-    assert load_digests(digests_file(out), "/records/two") == {}
-    foreign = tmp_path / ".other.digests"
-    foreign.write_text("my notes")
-    save_digests(tmp_path / "other", "/records/one", {})
-    assert foreign.read_text() == "my notes"  # not ours: never replaced
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.digests", ".site.digests"]
+    kept = tmp_path / "site"
+    save_digests(kept, "/records/one", {"a.json": [1, 2, 3, 4, 5, "abc"]})
+    assert load_digests(digests_file(kept), "/records/one") == {"a.json": [1, 2, 3, 4, 5, "abc"]}
+    assert load_digests(digests_file(kept), "/records/two") == {}
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "digests").write_text("my notes")
+    save_digests(other, "/records/one", {})
+    assert (other / "digests").read_text() == "my notes"  # not ours: never replaced
+    assert sorted(p.name for p in other.iterdir()) == ["digests"]
 
 
 def test_a_rebuild_that_trusts_the_stats_equals_a_clean_build(tmp_path, monkeypatch):
@@ -104,7 +106,7 @@ def test_a_rebuild_that_trusts_the_stats_equals_a_clean_build(tmp_path, monkeypa
     shutil.copytree(EXAMPLES, records)
     monkeypatch.setattr(digest_module, "SETTLED_NS", -3600 * 10**9)  # every file counts as settled
     build_quietly(records, tmp_path / "site")
-    saved = json.loads(digests_file(tmp_path / "site").read_text())
+    saved = json.loads(digests_file(state_folder(tmp_path / "site")).read_text())
     assert saved["records"] == records.resolve().as_posix() and len(saved["stats"]) == len(list(records.glob("*.json")))
     history = tmp_path / "urls.json"  # the URL history is not a cache: the clean build gets it too
     shutil.copy(tmp_path / "site" / "-" / "urls.json", history)

@@ -12,6 +12,7 @@ import pytest
 from errorsite import cache, pipeline, render, sitewide
 from errorsite import records as records_module
 from errorsite.cache import keys, stored
+from errorsite.cache.folder import state_folder
 from tests.conftest import build_quietly
 
 pytestmark = pytest.mark.slow  # real multi-process builds of a 204-record corpus
@@ -216,9 +217,10 @@ def test_records_read_from_another_folder_are_read_again(tmp_path):
 
 
 def test_the_outcomes_are_read_a_line_at_a_time_up_to_a_damaged_one(tmp_path):
-    site = tmp_path / "site"
-    stored.beside(site, cache.OUTCOME_FILE).write_text('["a.json",[1]]\n["b.json",null]\n["c.json",[trunc\n["d.json",[]]\n')
-    assert list(stored.previous_outcomes(site)) == [("a.json", [1]), ("b.json", None)]
+    kept = tmp_path / "cache"
+    kept.mkdir()
+    (kept / cache.OUTCOME_FILE).write_text('["a.json",[1]]\n["b.json",null]\n["c.json",[trunc\n["d.json",[]]\n')
+    assert list(stored.previous_outcomes(kept)) == [("a.json", [1]), ("b.json", None)]
     assert list(stored.previous_outcomes(tmp_path / "none")) == []
 
 
@@ -227,10 +229,10 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     damaged copy costs a rebuild its speed, never its output."""
     records = write_records(tmp_path / "records", 6)
     site = built(records, tmp_path / "site")
-    outcomes = stored.beside(site, cache.OUTCOME_FILE)
+    outcomes = state_folder(site) / cache.OUTCOME_FILE
     lines = outcomes.read_text().splitlines()
     assert [json.loads(line)[0] for line in lines] == [f"r{i:04d}.json" for i in range(6)]  # one a line, in order
-    assert "outcomes" not in json.loads(stored.beside(site, cache.STATE).read_text())
+    assert "outcomes" not in json.loads((state_folder(site) / cache.STATE).read_text())
     opened = []
     real_outcomes = stored.previous_outcomes
     monkeypatch.setattr(pipeline, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
@@ -243,7 +245,7 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     real_load = records_module.load_file
     monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))
     build_quietly(records, site)
-    assert opened == [site] and len(loaded) == 6  # every record read again
+    assert opened == [state_folder(site)] and len(loaded) == 6  # every record read again
     clean = built(records, tmp_path / "clean", cache=False, previous_urls=history)
     assert tree(site) == tree(clean)
 
@@ -269,8 +271,9 @@ def test_two_file_names_that_print_alike_are_two_files_to_the_cache(tmp_path):
 
 def test_nothing_private_is_published(tmp_path):
     """The state a rebuild needs (the records' paths, their problems, every
-    outcome) stays beside the output; inside, a marker of a few hundred bytes
-    with no paths. A state file that is not the served site's is not trusted."""
+    outcome) stays in the build's cache folder, and nothing beside the output;
+    inside, a marker of a few hundred bytes with no paths. A state file that is
+    not the served site's is not trusted."""
     records = write_records(tmp_path / "deep" / "secret-folder-name" / "records", 3)
     (records / "odd.json").write_text(json.dumps(record_data(99, tags=["🔥"])))
     site = built_with_problems(records, tmp_path / "site")
@@ -282,9 +285,11 @@ def test_nothing_private_is_published(tmp_path):
         if path.is_file():
             content = path.read_bytes()
             assert b"secret-folder-name" not in content and b"odd.json" not in content, path
-    assert stored.beside(site, cache.STATE).is_file() and stored.beside(site, cache.OUTCOME_FILE).is_file()
+    kept = state_folder(site)
+    assert (kept / cache.STATE).is_file() and (kept / cache.OUTCOME_FILE).is_file()
+    assert sorted(path.name for path in site.parent.iterdir()) == ["deep", "site"]  # nothing beside the site
     assert build_quietly(records, site)[0].timings.keys() == {"read", "unchanged"}
-    state = stored.beside(site, cache.STATE)
+    state = kept / cache.STATE
     state.write_bytes(state.read_bytes().replace(b'"records":4', b'"records":5'))
     again, _ = build_quietly(records, site)
     assert "unchanged" not in again.timings and again.records == 4  # not trusted: built again

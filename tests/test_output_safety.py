@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from errorsite import write
+from errorsite.cache.folder import state_folder
 from tests.conftest import ROOT
 
 RECORDS = ROOT / "records"
@@ -33,10 +34,10 @@ def files(root: Path) -> dict[str, bytes]:
 
 
 def beside(out: Path) -> list[str]:
-    """What lies beside the output folder: staging folders, lock files; not
-    what a rebuild keeps there to start the next one from: the spare (the
-    previous site), the record files' digests and the build's state and outcomes."""
-    kept = (out.name, f".{out.name}.spare", f".{out.name}.digests", f".{out.name}.state", f".{out.name}.outcomes")
+    """What lies beside the output folder: staging folders; not what a rebuild
+    keeps there to start the next one from: the spare (the previous site).
+    The lock, the digests and the build's state are in its cache folder."""
+    kept = (out.name, f".{out.name}.spare")
     return sorted(p.name for p in out.parent.iterdir() if p.name not in kept)
 
 
@@ -218,7 +219,7 @@ def test_a_second_build_waits_for_the_first(tmp_path):
     held, release = threading.Event(), threading.Event()
 
     def first_build():
-        with write.build_lock(out.absolute(), lambda line: None):
+        with write.build_lock(out.absolute(), lambda line: None, state_folder(out)):
             held.set()
             release.wait(60)
 
@@ -231,7 +232,8 @@ def test_a_second_build_waits_for_the_first(tmp_path):
     first_line = second.stderr.readline()  # printed as it starts to wait
     assert first_line == f"waiting for another build into {out} to finish\n"
     # It sleeps in the kernel on the lock, and has staged nothing.
-    assert blocked_on_a_lock(second.pid) and second.poll() is None and beside(out) == [".site.lock"]
+    assert blocked_on_a_lock(second.pid) and second.poll() is None and beside(out) == []
+    assert (state_folder(out) / "lock").is_file()  # the lock, in the build's cache folder
     release.set()
     holder.join()
     stdout, stderr = second.communicate(timeout=300)

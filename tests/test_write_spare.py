@@ -14,6 +14,7 @@ from errorsite.model import Page, Reuse
 from errorsite.urls import output_name
 from errorsite import cache, write
 from errorsite.cache import stored
+from errorsite.cache.folder import state_folder
 from errorsite.write import staging
 from errorsite.write import MARKER, WriteFailed, write_site
 
@@ -115,7 +116,7 @@ def test_the_marker_written_in_pieces_is_inert_json_byte_for_byte():
 def write_listed(out: Path, site: dict[str, bytes], page_list=None) -> None:
     """As a build does: the marker lists the pages, and the next write is given
     what previous_manifest found of the served site."""
-    previous = stored.previous_manifest(out)
+    previous = stored.previous_manifest(out, state_folder(out))
     write_site(out, page_list if page_list is not None else pages(site), report=lambda line: None,
                manifest=lambda: {"pages": {path: "key" for path in site}},
                served_inodes=previous.get("inodes", {}), served=previous.get("served"))
@@ -186,7 +187,7 @@ def test_a_site_replaced_by_another_build_in_between_is_not_listed(tmp_path):
     out, spare = tmp_path / "site", tmp_path / ".site.spare"
     for site in (FIRST, SECOND):
         write_listed(out, site)
-    previous = stored.previous_manifest(out)
+    previous = stored.previous_manifest(out, state_folder(out))
     write_listed(out, THIRD)  # the other build
     write_site(out, pages(FIRST), report=lambda line: None, manifest=lambda: {"pages": {p: "key" for p in FIRST}},
                served_inodes=previous["inodes"], served=previous["served"])

@@ -1,10 +1,12 @@
-"""The previous build's marker in the site and its state beside it, read and
-written; the record files' digests kept beside the output."""
+"""The previous build's marker in the site and its state in the build's own
+folder (folder.py), read and written; the record files' digests kept there
+too; the state an earlier version kept beside the output, moved there."""
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import shutil
 import stat
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
@@ -12,6 +14,7 @@ from typing import Iterable, Iterator, NamedTuple
 from ..model import inert_json, inert_json_pieces
 from ..urls import output_name
 from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
+from .folder import make_state_folder
 
 
 class ServedFiles(NamedTuple):
@@ -23,14 +26,14 @@ class ServedFiles(NamedTuple):
     inodes: dict[str, int]
 
 
-def previous_manifest(out_dir: Path) -> dict:
-    """The manifest an earlier build left in `out_dir` ({} if none), with only
+def previous_manifest(out_dir: Path, state_dir: Path) -> dict:
+    """The manifest an earlier build left in `out_dir` and `state_dir` ({} if none), with only
     the pages whose files are still there, (`inodes`) those files' inodes, and
     (`served`) the ServedFiles, or None unless every file of the site was found."""
     try:
         marker = json.loads((out_dir / MARKER).read_text())
         folder = os.lstat(out_dir).st_ino  # before the files: see describe_spare
-        state = beside(out_dir, STATE).read_bytes()
+        state = (state_dir / STATE).read_bytes()
         manifest = json.loads(state)
     except (OSError, ValueError):
         return {}
@@ -59,13 +62,13 @@ def previous_manifest(out_dir: Path) -> dict:
     return manifest
 
 
-def previous_outcomes(out_dir: Path) -> Iterator[tuple[str, object]]:
-    """Each record file's outcome as the build that wrote `out_dir` left it,
+def previous_outcomes(state_dir: Path) -> Iterator[tuple[str, object]]:
+    """Each record file's outcome as the build that wrote the output left it in `state_dir`,
     a line at a time (at 100,000 records the file is over 100 MB, and parsed
     whole it was a rebuild's peak of memory); none past a line that is not one.
     Read only after previous_manifest found the folder's marker ours."""
     try:
-        with open(beside(out_dir, OUTCOME_FILE), encoding="utf-8") as lines:
+        with open(state_dir / OUTCOME_FILE, encoding="utf-8") as lines:
             for line in lines:
                 key, outcome = json.loads(line)
                 yield str(key), outcome
@@ -73,30 +76,30 @@ def previous_outcomes(out_dir: Path) -> Iterator[tuple[str, object]]:
         return
 
 
-def save_state(out_dir: Path, state: dict) -> dict:
-    """Keep beside `out_dir` what the next build reads (`state`, whose
+def save_state(state_dir: Path, state: dict) -> dict:
+    """Keep in `state_dir` what the next build reads (`state`, whose
     "outcomes" go to a file of their own), atomically, before the site it
     describes is swapped in; the marker's fields that tie that site to it."""
     outcomes = state.pop("outcomes", {})
-    write_beside(out_dir, OUTCOME_FILE, (inert_json([key, outcomes[key]]) + b"\n" for key in sorted(outcomes)))
-    return {"fingerprint": state.get("fingerprint", ""), "state": write_beside(out_dir, STATE, inert_json_pieces(state))}
+    make_state_folder(state_dir)
+    write_kept(state_dir / OUTCOME_FILE, (inert_json([key, outcomes[key]]) + b"\n" for key in sorted(outcomes)))
+    return {"fingerprint": state.get("fingerprint", ""), "state": write_kept(state_dir / STATE, inert_json_pieces(state))}
 
 
 def state_digest(content: bytes) -> str:
-    return hashlib.sha256(content).hexdigest()[:24]  # as write_beside makes it
+    return hashlib.sha256(content).hexdigest()[:24]  # as write_kept makes it
 
 
 def beside(out_dir: Path, what: str) -> Path:
-    """`.NAME.what` beside the output folder NAME: the build's own, never published."""
+    """`.NAME.what` beside the output folder NAME, where an earlier version kept its state."""
     out_dir = out_dir.absolute()
     return out_dir.with_name(f".{out_dir.name}.{what}")
 
 
-def write_beside(out_dir: Path, what: str, pieces: Iterable[bytes]) -> str:
-    """Replace `.NAME.what` with the bytes of `pieces` in one step (a temporary
-    file renamed), never over a link; their state_digest. Never joined: at
-    100,000 records the outcomes are over 100 MB."""
-    path = beside(out_dir, what)
+def write_kept(path: Path, pieces: Iterable[bytes]) -> str:
+    """Replace the file at `path` with the bytes of `pieces` in one step (a
+    temporary file renamed), never over a link; their state_digest. Never
+    joined: at 100,000 records the outcomes are over 100 MB."""
     temporary = path.with_name(f"{path.name}-{os.getpid()}")
     digest = hashlib.sha256()
     try:
@@ -119,18 +122,19 @@ def served_inode(out_dir: Path, path: object) -> int | None:
     return info.st_ino if stat.S_ISREG(info.st_mode) else None
 
 
-def digests_file(out_dir: Path) -> Path:
-    return beside(out_dir, DIGESTS)
+def digests_file(state_dir: Path) -> Path:
+    return state_dir / DIGESTS
 
 
-def save_digests(out_dir: Path, records_folder: str, files: dict[str, list]) -> None:
-    """Keep the record files' stats and digests (load.file_digests) beside the
-    output for the next build. Not in the site: they are this machine's, and
-    the site must be the same bytes wherever it is built. Best effort, atomic,
-    and only over a file of ours."""
-    path = digests_file(out_dir)
+def save_digests(state_dir: Path, records_folder: str, files: dict[str, list]) -> None:
+    """Keep the record files' stats and digests (load.file_digests) in the
+    build's own folder for the next build. Not in the site: they are this
+    machine's, and the site must be the same bytes wherever it is built. Best
+    effort, atomic, and only over a file of ours."""
+    path = digests_file(state_dir)
     temporary = path.with_name(f"{path.name}-{os.getpid()}")
     try:
+        make_state_folder(state_dir)
         if path.is_symlink() or (path.exists() and not digests_head(path, partial=False)):
             return
         file = open(temporary, "xb")
@@ -168,3 +172,50 @@ def load_digests(path: Path, records_folder: str) -> dict[str, list]:
     if not isinstance(saved, dict) or saved.get("records") != records_folder or not isinstance(saved.get("stats"), dict):
         return {}
     return saved["stats"]
+
+
+def adopt_state_beside(out_dir: Path, state_dir: Path) -> list[str]:
+    """Move into `state_dir` the state an earlier version kept beside the
+    output (`.NAME.state`, `.NAME.outcomes`, `.NAME.digests`), where the host
+    serves it when the output's parent is published, so that the first build
+    after an upgrade still reuses it. Only files shown to be ours move: the
+    state whose digest the site's marker names, the outcomes beside it, the
+    digests by their first bytes. Anything else of those names is a user's,
+    and stays. The names of what moved, for a note."""
+    if (state_dir / STATE).exists():
+        return []
+    try:
+        marker = json.loads((out_dir / MARKER).read_text())
+        state = beside(out_dir, STATE)
+        ours = isinstance(marker, dict) and marker.get("generator") == "errorsite" and \
+            not state.is_symlink() and marker.get("state") == state_digest(state.read_bytes())
+    except (OSError, ValueError):
+        ours = False
+    digests = beside(out_dir, DIGESTS)
+    outcomes = beside(out_dir, OUTCOME_FILE)
+    moving = [(state, STATE), *([(outcomes, OUTCOME_FILE)] if outcomes_head(outcomes) else [])] if ours else []
+    if not digests.is_symlink() and digests.is_file() and digests_head(digests, partial=False):
+        moving.append((digests, DIGESTS))
+    moved = []
+    for path, what in moving:
+        if path.is_symlink() or not path.is_file() or (state_dir / what).exists():
+            continue
+        try:
+            make_state_folder(state_dir)
+            shutil.move(path, state_dir / what)
+        except OSError:
+            break  # best effort: the build starts without it
+        moved.append(path.name)
+    return moved
+
+
+def outcomes_head(path: Path) -> bool:
+    """Whether `path` begins as an outcomes file of ours: empty, or a first
+    line that is a JSON pair of a file's key and its outcome."""
+    try:
+        with open(path, "rb") as file:
+            line = file.readline(1 << 20)
+        return line == b"" or (isinstance(pair := json.loads(line), list) and len(pair) == 2
+                               and isinstance(pair[0], str))
+    except (OSError, ValueError, RecursionError):
+        return False

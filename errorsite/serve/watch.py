@@ -127,7 +127,7 @@ def rebuild(settings: Settings, out: Path, url: str, status: Status, report: Cal
 
     try:
         result = build(settings.records, out, url, strict=settings.strict, report=note,
-                       jobs=settings.jobs, options=settings.site_options)
+                       jobs=settings.jobs, options=settings.site_options, cache_dir=out.parent / "cache")
     except jinja2.TemplateError as error:
         message = f"template error: {template_error(error)}"
     except RenderFailed as failure:

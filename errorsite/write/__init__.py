@@ -9,8 +9,8 @@ the next build removes what a killed one left, by the marks inside it.
 
 This package alone decides what may be replaced or deleted (guard.py). A
 `.git` inside the output (a `gh-pages` worktree) is carried into the new site.
-Builds into one output take turns on a lock beside it, and only the leftovers
-of dead builds are cleaned up.
+Builds into one output take turns on a lock in the build's own folder
+(cache/folder.py), and only the leftovers of dead builds are cleaned up.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from typing import Callable, Iterable
 
 from .. import __version__
 from ..cache import MARKER, OUTCOMES
+from ..cache.folder import make_state_folder, state_folder
 from ..cache.stored import ServedFiles, save_state
 from ..model import Page, Reuse
 from .guard import OutputRefused, check_output, made_by_us
@@ -40,20 +41,27 @@ class WriteFailed(Exception):
 def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False,
                protected: Iterable[tuple[Path, str]] = (), report: Callable[[str], None] = print,
                manifest: Callable[[], dict] = dict, served_inodes: dict[str, int] | None = None,
-               served: ServedFiles | None = None) -> int:
+               served: ServedFiles | None = None, state_dir: Path | None = None) -> int:
     """Write every page under a new `out_dir`; returns the number of files.
-    `manifest()`, called once every page is written, goes into the marker
-    for the next build to read (see previous_manifest), which also gave
+    `manifest()`, called once every page is written, goes into the marker and
+    `state_dir` (default: the output's folder in the user's cache) for the
+    next build to read (see previous_manifest), which also gave
     `served_inodes` and `served`."""
     out_dir = out_dir.absolute()
+    state_dir = state_dir or state_folder(out_dir)
     protected = list(protected)
     check_output(out_dir, force, protected)
     try:
+        make_state_folder(state_dir)
+    except OSError as error:
+        raise WriteFailed(f"cannot make the build's cache folder {state_dir}: {error.strerror or error}; "
+                          "pass --cache-dir DIR; the previous site is unchanged") from error
+    try:
         out_dir.parent.mkdir(parents=True, exist_ok=True)
-        with build_lock(out_dir, report):
+        with build_lock(out_dir, report, state_dir):
             check_output(out_dir, force, protected)  # again: it may have changed while we waited
-            remove_leftovers(out_dir)
-            return write_and_swap(out_dir, pages, manifest, served_inodes or {}, served)
+            remove_leftovers(out_dir, state_dir)
+            return write_and_swap(out_dir, pages, manifest, served_inodes or {}, served, state_dir)
     except OSError as error:
         raise WriteFailed(f"cannot write {out_dir}: {error.strerror or error}"
                           f"{f' ({error.filename})' if error.filename else ''}; "
@@ -61,7 +69,7 @@ def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False
 
 
 def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Callable[[], dict],
-                   served_inodes: dict[str, int], served: ServedFiles | None = None) -> int:
+                   served_inodes: dict[str, int], served: ServedFiles | None, state_dir: Path) -> int:
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     spare = out_dir.with_name(f".{out_dir.name}.{SPARE}")
     swapped = False
@@ -72,10 +80,10 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
         for page in pages:
             tree.put(page)
         tree.remove_stale()
-        # The state the next build reads stays beside the output, never published:
-        # it names this machine's paths; the marker ties the site to it.
+        # The state the next build reads stays in the build's own folder, never
+        # near what is published: it names this machine's paths; the marker ties the site to it.
         state = manifest()
-        tie = save_state(out_dir, state) if state else {}
+        tie = save_state(state_dir, state) if state else {}
         (staging / OUTCOMES).unlink(missing_ok=True)  # an earlier version's, from the spare
         files = tree.count + 1
         write_own_file(staging / MARKER, {**tie, "generator": "errorsite", "version": __version__, "files": files})

@@ -1,5 +1,5 @@
-"""Taking turns on a lock beside the output, cleaning up after dead builds,
-and the swap that puts a finished site in place."""
+"""Taking turns on a lock in the build's own folder, cleaning up after dead
+builds, and the swap that puts a finished site in place."""
 from __future__ import annotations
 
 import ctypes
@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-from ..cache import DIGESTS
+from ..cache import DIGESTS, OUTCOME_FILE, STATE
+from ..cache.folder import make_state_folder
 from ..cache.stored import digests_head
 from .guard import made_by_us
 from .staging import STAGING_MARK, is_staging
@@ -22,11 +23,12 @@ _AT_FDCWD = -100
 
 
 @contextmanager
-def build_lock(out_dir: Path, report: Callable[[str], None]):
-    """One build at a time per output folder. The lock file beside it is
-    removed when the build ends (the OS releases a killed build's lock), so a
-    lock is only held on the file that is still at that path."""
-    path = out_dir.with_name(f".{out_dir.name}.lock")
+def build_lock(out_dir: Path, report: Callable[[str], None], state_dir: Path):
+    """One build at a time per output folder. The lock file, in the output's
+    own folder of the cache (never beside the output, where a user's file of
+    that name would be), is removed when the build ends (the OS releases a
+    killed build's lock), so a lock is only held on the file that is still at that path."""
+    path = make_state_folder(state_dir) / "lock"
     waited = False
     while True:
         lock = open(path, "a+")
@@ -50,11 +52,15 @@ def build_lock(out_dir: Path, report: Callable[[str], None]):
         lock.close()
 
 
-def remove_leftovers(out_dir: Path) -> None:
+def remove_leftovers(out_dir: Path, state_dir: Path) -> None:
     """What builds that died left beside the output, each only by its exact
     name and a mark of ours inside: a previous site caught mid-swap (put back
-    first), staging folders, half-written digests. A live build's are kept,
-    and so is anything merely named like them."""
+    first), staging folders, an earlier version's half-written digests; and
+    the half-written state files in the build's own folder. A live build's
+    are kept, and so is anything merely named like them."""
+    for unfinished in unfinished_state(state_dir):
+        if not alive(unfinished):
+            unfinished.unlink(missing_ok=True)
     dead = [(kind, path) for kind, path in leftovers(out_dir) if not alive(path)]
     if not out_dir.exists():
         for kind, old in dead:
@@ -84,6 +90,17 @@ def leftovers(out_dir: Path) -> list[tuple[str, Path]]:
     return [(match.group(1), out_dir.with_name(name)) for name in names if (match := named.fullmatch(name))]
 
 
+def unfinished_state(state_dir: Path) -> list[Path]:
+    """`state-PID`, `outcomes-PID` and `digests-PID` in the build's own folder:
+    files a build was writing when it was killed."""
+    named = re.compile(rf"(?:{STATE}|{OUTCOME_FILE}|{DIGESTS})-[0-9]+")
+    try:
+        names = sorted(os.listdir(state_dir))
+    except OSError:
+        return []
+    return [state_dir / name for name in names if named.fullmatch(name) and not (state_dir / name).is_symlink()]
+
+
 def _digests_or_empty(path: Path) -> bool:
     return digests_head(path, partial=True)  # written in part, or not yet at all
 
@@ -99,13 +116,13 @@ def _remove_if_bare(folder: Path) -> None:
         pass
 
 
-def sweep_leftovers(out_dir: Path, report: Callable[[str], None] = print) -> None:
+def sweep_leftovers(out_dir: Path, state_dir: Path, report: Callable[[str], None] = print) -> None:
     """remove_leftovers, under the lock, for a build that writes no site (a no-op
-    rebuild): what killed builds left beside the output still goes."""
+    rebuild): what killed builds left still goes."""
     out_dir = out_dir.absolute()
     try:
-        with build_lock(out_dir, report):
-            remove_leftovers(out_dir)
+        with build_lock(out_dir, report, state_dir):
+            remove_leftovers(out_dir, state_dir)
     except OSError:
         pass  # a read-only parent: nothing to sweep that we could
 
