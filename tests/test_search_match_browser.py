@@ -24,11 +24,17 @@ def settled(page, selector: str) -> str:
     return page.get_attribute(selector, "data-match")
 
 
+def typed(page, url: str, text: str, selector: str):
+    """Opens `url`, puts `text` in its search box; the box and the judgement of `selector`'s list."""
+    assert page.goto(url).ok
+    box = page.locator("#search-input")
+    box.fill(text)
+    return box, settled(page, selector)
+
+
 def test_a_match_on_the_search_page_says_so_and_enter_opens_it(shared_site, page):
-    assert page.page.goto(shared_site.base_url + "-/search/").ok
-    box = page.page.locator("#search-input")
-    box.fill(GROUPNORM)
-    assert settled(page.page, "#search-results") in ("exact", "likely")
+    box, match = typed(page.page, shared_site.base_url + "-/search/", GROUPNORM, "#search-results")
+    assert match in ("exact", "likely")
     assert page.page.locator("#search-related").is_hidden()
     box.press("Enter")
     page.page.wait_for_url(re.compile(re.escape(GROUPNORM_PATH) + "$"))
@@ -36,10 +42,8 @@ def test_a_match_on_the_search_page_says_so_and_enter_opens_it(shared_site, page
 
 
 def test_no_match_on_the_search_page_lists_related_records_and_enter_stays(shared_site, page):
-    assert page.page.goto(shared_site.base_url + "-/search/").ok
-    box = page.page.locator("#search-input")
-    box.fill(UNKNOWN)
-    assert settled(page.page, "#search-results") == "none"
+    box, match = typed(page.page, shared_site.base_url + "-/search/", UNKNOWN, "#search-results")
+    assert match == "none"
     status = page.page.locator("#search-status").inner_text()
     assert status.startswith("No record for this error yet."), status
     assert page.page.locator("#search-related").is_visible()
@@ -59,17 +63,14 @@ def test_no_match_on_the_search_page_lists_related_records_and_enter_stays(share
 
 
 def test_the_header_panel_says_the_same(shared_site, page):
-    assert page.page.goto(shared_site.base_url + "-/repos/").ok
-    box = page.page.locator("#search-input")
-    box.fill(UNKNOWN)
-    assert settled(page.page, "#search-panel-results") == "none"
+    box, match = typed(page.page, shared_site.base_url + "-/repos/", UNKNOWN, "#search-panel-results")
+    assert match == "none"
     assert page.page.locator("#search-panel .search-panel-related").is_visible()
     assert "No record for this error yet" in page.page.locator("#search-panel-status").inner_text()
     box.press("Enter")  # no match: the search page takes the query
     page.page.wait_for_url(re.compile(r".*/-/search/#q=.*"))
     assert settled(page.page, "#search-results") == "none"
-    assert page.page.goto(shared_site.base_url + "-/repos/").ok
-    box.fill(GROUPNORM)
-    assert settled(page.page, "#search-panel-results") in ("exact", "likely")
+    box, match = typed(page.page, shared_site.base_url + "-/repos/", GROUPNORM, "#search-panel-results")
+    assert match in ("exact", "likely")
     assert page.page.locator("#search-panel .search-panel-related").is_hidden()
     assert page.errors == []

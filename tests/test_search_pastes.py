@@ -6,7 +6,6 @@ Windows paths, shell prompts, a tool's prefix before the message, CI logs, an
 exact pattern around a looser one), each from a public issue thread."""
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections import defaultdict
@@ -294,19 +293,11 @@ def hard_set() -> dict:
 
 
 def hard_documents() -> list[dict]:
-    """The fixture's records as record files: a shared record with the fields
-    search reads replaced (its summary is the documentation)."""
-    from tests.conftest import SHARED_RECORDS, need_shared
+    """The fixture's records as record files (bench/quality.py makes them)."""
+    from bench.quality import hard_documents as made
+    from tests.conftest import need_shared
     need_shared()
-    base = json.loads((SHARED_RECORDS / "redis__redis__err-syntax-error.json").read_text(encoding="utf-8"))
-    documents = []
-    for i, r in enumerate(hard_set()["records"]):
-        document = copy.deepcopy(base)
-        document["record"].update(id=f"hard-{i}", repo=r["repo"], slug=r["slug"], errorCode=None,
-                                  errorMessage=r["message"], messagePattern=r["pattern"], errorClass=r["errorClass"],
-                                  filePath=r["filePath"], documentation=r["summary"], tags=r["tags"])
-        documents.append(document)
-    return documents
+    return made()
 
 
 def hard_path(query: dict) -> str:
