@@ -18,6 +18,7 @@ from . import lexing, urls
 from .cache.keys import record_key
 from .load import load_file, read_record_bytes
 from .model import Outcome, Page, Record, Reuse, Summary
+from .spread import in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .validate import check
 from .cards import card_page
@@ -121,8 +122,9 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
     """Each file's outcome, in order; those in `known` (by index) are not worked out again (their file may be None)."""
     known = known or {}
     todo = [file for index, file in enumerate(files) if index not in known]
-    if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:
-        yield from _in_order(len(files), known, map(worker, todo))
+    if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:  # in this process, unless it proves slow (spread.py)
+        yield from _in_order(len(files), known, serial_then_spread(
+            todo, worker, lambda rest: in_processes(_one_in_worker, rest, jobs, _start_worker, (worker,)), jobs))
         return
     with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (worker,)) as pool:
         yield from _in_order(len(files), known, pool.imap(_run_in_worker, todo, chunksize=16))
@@ -155,4 +157,8 @@ def _start_worker(worker: Worker) -> None:
 
 
 def _run_in_worker(path: Path) -> Outcome:
+    return _worker(path)
+
+
+def _one_in_worker(path: Path) -> Outcome:
     return _worker(path)

@@ -48,7 +48,8 @@ def serial_then_spread(items: list[Item], serially: Callable[[Item], Result],
         yield serially(item)
 
 
-def in_processes(function: Callable[[Item], Result], items: list[Item], jobs: int) -> Iterator[Result]:
+def in_processes(function: Callable[[Item], Result], items: list[Item], jobs: int,
+                 initializer: Callable | None = None, initargs: tuple = ()) -> Iterator[Result]:
     """function(item) for each item, in order, made by up to `jobs` spawned
     processes. The items go in chunks (chunk_size): one item a task when
     there are few, so that records which each take a whole budget are
@@ -57,9 +58,11 @@ def in_processes(function: Callable[[Item], Result], items: list[Item], jobs: in
     error, or when the consumer stops, the tasks not started are cancelled
     and the processes end once their task is done (never killed, so none
     dies holding a lock of the queues between them). `function` must be
-    importable by name (a module's top-level function)."""
+    importable by name (a module's top-level function); initializer(*initargs)
+    runs once in each process, before its first item."""
     size = chunk_size(len(items), jobs)
-    executor = ProcessPoolExecutor(max(1, min(jobs, len(items))), mp_context=multiprocessing.get_context("spawn"))
+    executor = ProcessPoolExecutor(max(1, min(jobs, len(items))), mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=initializer, initargs=initargs)
     try:
         chunks = (items[start:start + size] for start in range(0, len(items), size))
         running = deque(executor.submit(_each, function, chunk) for chunk in islice(chunks, jobs * AHEAD))

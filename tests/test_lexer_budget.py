@@ -18,6 +18,7 @@ import pytest
 
 from errorsite import budget, spread
 from errorsite import check as errorsite_check
+from errorsite import records as errorsite_records
 from errorsite.check import check as check_folder
 from errorsite.markup import code as markup_code
 from errorsite.spread import in_processes, serial_then_spread
@@ -162,6 +163,23 @@ def test_check_spread_over_processes_reports_as_one_process_does(tmp_path, monke
     assert spread_files == ["stalling-0.json", "stalling-1.json"]  # good.json was checked here
     assert [str(problem) for problem in result.problems] == warned(records, 2)
     assert (result.files, result.records) == (3, 3)
+
+
+def test_a_small_build_that_proves_slow_renders_the_rest_in_processes(tmp_path, monkeypatch):
+    records = stalling_records(tmp_path / "records", 2)
+    spread_files = []
+
+    def recorded(function, items, jobs, *start):
+        spread_files.extend(path.name for path in items)
+        return in_processes(function, items, jobs, *start)
+    monkeypatch.setattr(spread, "SERIAL_SECONDS", -1)  # the first file here, the others in processes
+    monkeypatch.setattr(errorsite_records, "in_processes", recorded)
+    result, lines = build_quietly(records, tmp_path / "out", BASE_URL, jobs=2)
+    assert spread_files == ["stalling-0.json", "stalling-1.json"]  # good.json was rendered here
+    assert result.written and result.records == 3
+    assert lines == warned(records, 2)
+    page = (tmp_path / "out" / "redis/redis/stalling-1/index.html").read_text("utf-8")
+    assert 'val stalling_1_fix = "' + "\\" * 60 in page  # shown plain: escaped, no spans
 
 
 @pytest.mark.slow
