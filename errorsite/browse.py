@@ -13,9 +13,10 @@ from markupsafe import Markup, escape
 from .api import by_code
 from .model import Page, Record
 from .markup import isolate, shorten
-from .render import Link, render, unique_links
+from .render import Link, render
 
 RECENT_COUNT = 20
+SHOWN_LABELS = 5  # texts named on a page that several texts share ("Rust", "rust"); the rest are counted
 SINGULAR = {"Repositories": "repository", "Tags": "tag", "Error types": "error type", "Severities": "severity"}
 HOME_LIST = 12
 
@@ -59,13 +60,32 @@ def paginate(listing: str, items: list, size: int = urls.PAGE_SIZE) -> Iterable[
 
 
 def group(records: list[Record], keys_of: Callable[[Record], Iterable[str]],
-          path_of: Callable[[str], str]) -> dict[str, tuple[str, list[Record]]]:
-    """path → (label, records). Labels that share a URL share a page."""
-    groups: dict[str, tuple[str, list[Record]]] = {}
+          path_of: Callable[[str], str]) -> dict[str, tuple[list[str], list[Record]]]:
+    """path → (labels, records). Labels that share a URL share a page, which
+    names each of them as the records have it, in the order first met; a
+    record is listed once however many of them it has."""
+    groups: dict[str, tuple[dict[str, None], list[Record]]] = {}
     for record in records:
-        for link in unique_links(keys_of(record), path_of):
-            groups.setdefault(link.path, (link.label, []))[1].append(record)
-    return dict(sorted(groups.items()))
+        listed = set()
+        for label in keys_of(record):
+            path = path_of(label)
+            labels, members = groups.setdefault(path, ({}, []))
+            labels.setdefault(label)
+            if path not in listed:
+                listed.add(path)
+                members.append(record)
+    return {path: (list(labels), members) for path, (labels, members) in sorted(groups.items())}
+
+
+def shown_label(labels: list[str]) -> str:
+    """The texts that share a page, each as a record has it, the first
+    SHOWN_LABELS of them; never one text in place of another. Several are
+    each isolated, so that one cannot reorder the others (one alone is
+    isolated where it is shown, as any label)."""
+    if len(labels) == 1:
+        return labels[0]
+    shown = " · ".join(isolate(label) for label in labels[:SHOWN_LABELS])
+    return shown + (f" and {len(labels) - SHOWN_LABELS} more" if len(labels) > SHOWN_LABELS else "")
 
 
 class ListItems:
@@ -110,8 +130,8 @@ def directory_pages(env, listing: str, heading: str, intro: str, items: list[Lin
                      pagination=pagination, canonical=env.globals["site"].absolute(path))
 
 
-def counted(groups: dict[str, tuple[str, list[Record]]]) -> list[Link]:
-    return [Link(label, path, len(members)) for path, (label, members) in groups.items()]
+def counted(groups: dict[str, tuple[list[str], list[Record]]]) -> list[Link]:
+    return [Link(shown_label(labels), path, len(members)) for path, (labels, members) in groups.items()]
 
 
 def groupings(records: list[Record]) -> tuple:
@@ -131,10 +151,10 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
     kinds = groupings(records)
     items = ListItems(env)
     for groups, title, directory, directory_title in kinds:
-        for path, (label, members) in groups.items():
+        for path, (labels, members) in groups.items():
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
-            yield from listing_pages(env, items, path, title.format(isolate(label)), intro, members,
-                                     label if directory == urls.REPOS_PATH else None)
+            yield from listing_pages(env, items, path, title.format(isolate(shown_label(labels))), intro, members,
+                                     labels[0] if directory == urls.REPOS_PATH else None)
         by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
         yield from directory_pages(env, directory, directory_title,

@@ -9,6 +9,8 @@ which makes the build fail on them too).
 Three formats of the same problems, one line each: `text` as the build prints
 them, `json` (one object per line) for a dataset's own tooling, and `github`,
 workflow commands that GitHub Actions shows as annotations on the files.
+In each, the record's text can show a CI runner's command but never issue
+one (logsafe.defuse).
 """
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ import re
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from .load import load_records
+from .load import check_not_empty, read_records
+from .logsafe import defuse, json_mark
 from .model import Problem
 from .spread import in_processes, serial_then_spread
 from .validate import Checked, check as check_record, validate_all
@@ -30,12 +33,16 @@ class CheckResult(NamedTuple):
     files: int
     records: int            # files that would become pages
     problems: list[Problem]
+    skipped: tuple[str, ...] = ()   # folders not read, as the build skips them (load.Scan.skipped)
 
 
-def check(records_dir: Path, jobs: int = 1) -> CheckResult:
-    raws = load_records(records_dir)
+def check(records_dir: Path, out: Path | None = None, jobs: int = 1) -> CheckResult:
+    """Every problem of the records, read as the build reads them into `out`.
+    Raises load.NoRecordFiles when there is no record file to check."""
+    raws, skipped = read_records(records_dir, out)
+    check_not_empty(records_dir, len(raws), skipped)
     records, problems = validate_all(raws, lambda readable: checked_files(readable, jobs))
-    return CheckResult(len(raws), len(records), problems)
+    return CheckResult(len(raws), len(records), problems, skipped)
 
 
 def checked_files(raws: list, jobs: int) -> Iterator[Checked]:
@@ -60,12 +67,14 @@ def report_lines(problems: list[Problem], format: str) -> list[str]:
 
 
 def text_line(problem: Problem) -> str:
-    return str(problem)
+    return defuse(str(problem))
 
 
 def json_line(problem: Problem) -> str:
-    return json.dumps({"file": problem.path, "field": problem.field, "message": problem.message,
-                       "level": level(problem)}, ensure_ascii=False, sort_keys=True)
+    """One object; a runner's command in it is written as a JSON escape, so
+    the values parse back exactly as the record has them."""
+    return defuse(json.dumps({"file": problem.path, "field": problem.field, "message": problem.message,
+                              "level": level(problem)}, ensure_ascii=False, sort_keys=True), json_mark)
 
 
 def level(problem: Problem) -> str:
@@ -74,14 +83,15 @@ def level(problem: Problem) -> str:
 
 
 def github_line(problem: Problem) -> str:
-    """`::error file=…,title=…::message`, escaped as GitHub's toolkit escapes."""
+    """`::error file=…,title=…::message`, escaped as GitHub's toolkit escapes;
+    only the line's own start is a command (the values are defused)."""
     properties = {"file": problem.path}
     position = JSON_LINE.search(problem.message) if problem.field == "file" else None
     if position:
         properties.update(line=position[1], col=position[2])
     properties["title"] = problem.field
-    props = ",".join(f"{name}={escape_property(value)}" for name, value in properties.items())
-    return f"::{level(problem)} {props}::{escape_data(problem.message)}"
+    props = ",".join(f"{name}={defuse(escape_property(value))}" for name, value in properties.items())
+    return f"::{level(problem)} {props}::{defuse(escape_data(problem.message))}"
 
 
 def escape_data(text: str) -> str:

@@ -22,6 +22,8 @@ import jinja2
 
 from .check import FORMATS, check, exit_status, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
+from .load import NoRecordFiles, skipped_note
+from .logsafe import defuse
 from .pipeline import BuildResult, assemble, build
 from .reporting import summary_line, timing_lines
 from .records import RenderFailed
@@ -57,6 +59,12 @@ def collect_garbage_less_often() -> None:
     gc.set_threshold(100_000, 50, 100)
 
 
+def say(text: str, file=None, flush: bool = False) -> None:
+    """Print what may hold a record's text or a file's name: defused, so a
+    CI runner reading the log never takes it for a command (logsafe)."""
+    print(defuse(text), file=file or sys.stdout, flush=flush)
+
+
 def parser_for(prog: str, description: str, names: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -70,7 +78,7 @@ def settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Setti
     try:
         result = resolve(args)
     except ConfigError as error:
-        parser.error(str(error))
+        parser.error(defuse(str(error)))
     return result
 
 
@@ -97,7 +105,7 @@ def build_command(argv: list[str]) -> int:
         return run_build(args, lambda: build(
             s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
             options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
-            progress=progress.update, previous_urls=args.previous_manifest, cache_dir=s.cache_dir))
+            progress=progress.update, previous_urls=args.previous_manifest, cache_dir=s.cache_dir), settings_notes(s))
 
 
 def assemble_command(argv: list[str]) -> int:
@@ -119,7 +127,7 @@ def assemble_command(argv: list[str]) -> int:
         return run_build(args, lambda: assemble(
             args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
             force=args.force, options=s.site_options, progress=progress.update,
-            previous_urls=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir))
+            previous_urls=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir), settings_notes(s))
 
 
 class Progress:
@@ -151,9 +159,9 @@ class Progress:
 
     def report(self, line: str) -> None:
         if self.bar is not None:
-            self.bar.write(line, file=sys.stderr)
+            self.bar.write(defuse(line), file=sys.stderr)
         else:
-            print(line, file=sys.stderr)
+            say(line, file=sys.stderr)
 
 
 def shard_option(text: str) -> Shard:
@@ -163,32 +171,45 @@ def shard_option(text: str) -> Shard:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
-    """Run a build or an assemble; its outcome as lines and an exit status."""
+def settings_notes(s: Settings) -> list[str]:
+    """What the person running a build should know of its settings: a site
+    for the default base URL links every page to this machine."""
+    if "base_url" not in s.defaulted:
+        return []
+    return [f"note: no --base-url nor base_url in the settings: canonical links, link cards, the sitemap and "
+            f"copied links point at {s.base_url}; pass --base-url with the address the site will be served from"]
+
+
+def run_build(args: argparse.Namespace, run: Callable[[], BuildResult], notes: list[str] = ()) -> int:
+    """Run a build or an assemble; its outcome as lines and an exit status.
+    `notes`: about the settings, said with the build's own notes."""
     try:
         result = run()
     except TemplateMissing as error:
-        print(f"{error}\nnothing written", file=sys.stderr)
+        say(f"{error}\nnothing written", file=sys.stderr)
         return 1
     except jinja2.TemplateError as error:
-        print(f"template error: {template_error(error)}\nnothing written", file=sys.stderr)
+        say(f"template error: {template_error(error)}\nnothing written", file=sys.stderr)
         return 1
     except RenderFailed as failure:
-        print(f"{failure}\nnothing written", file=sys.stderr)
+        say(f"{failure}\nnothing written", file=sys.stderr)
         return 1
     except OutputRefused as refusal:
-        print(f"build.py: {refusal}", file=sys.stderr)
+        say(f"build.py: {refusal}", file=sys.stderr)
+        return 2
+    except NoRecordFiles as error:
+        say(f"build.py: {error}; nothing written", file=sys.stderr)
         return 2
     except (WriteFailed, ShardError) as failure:
-        print(f"build.py: {failure}", file=sys.stderr)
+        say(f"build.py: {failure}", file=sys.stderr)
         return 1
     if not args.quiet:
-        for note in result.notes:
-            print(note, file=sys.stderr)
+        for note in [*(notes if result.written else ()), *result.notes]:
+            say(note, file=sys.stderr)
     if not args.quiet or not result.written:
-        print(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
+        say(summary_line(result), file=sys.stderr if not result.written else sys.stdout)
     if args.verbose:
-        print("\n".join(timing_lines(result)), file=sys.stderr)
+        say("\n".join(timing_lines(result)), file=sys.stderr)
     return 0 if result.written else 1
 
 
@@ -200,7 +221,7 @@ def serve_command(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     s = settings(parser, args)
     if s.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"warning: serving on {s.host}: other machines may be able to read the site", file=sys.stderr)
+        say(f"warning: serving on {s.host}: other machines may be able to read the site", file=sys.stderr)
 
     def reread() -> Settings:
         return resolve(args)
@@ -210,10 +231,10 @@ def serve_command(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
-        serve(s, reread, report=lambda line: print(line, file=sys.stderr, flush=True),
-              ready=lambda url, _: print(url, flush=True))
+        serve(s, reread, report=lambda line: say(line, file=sys.stderr, flush=True),
+              ready=lambda url, _: say(url, flush=True))
     except OSError as error:  # the port is taken, or the address is not ours
-        print(f"serve: cannot listen on {s.host}:{s.port}: {error.strerror or error}", file=sys.stderr)
+        say(f"serve: cannot listen on {s.host}:{s.port}: {error.strerror or error}", file=sys.stderr)
         return 1
     return 0
 
@@ -255,10 +276,16 @@ def check_command(argv: list[str]) -> int:
                                  "or error when the settings say strict = true)")
     args = parser.parse_args(argv)
     s = settings(parser, args)
-    result = check(s.records, jobs=s.jobs)
+    try:
+        result = check(s.records, s.out.absolute(), jobs=s.jobs)
+    except NoRecordFiles as error:
+        say(f"build.py check: {error}", file=sys.stderr)
+        return 2
     for line in report_lines(result.problems, args.format):
-        print(line)
-    print(summary(result), file=sys.stderr)
+        print(line)  # defused by its format (check.report_lines)
+    if note := skipped_note(result.skipped):
+        say(note, file=sys.stderr)
+    say(summary(result), file=sys.stderr)
     return exit_status(result.problems, s.strict if args.warnings is None else args.warnings == "error")
 
 

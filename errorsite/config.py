@@ -94,6 +94,7 @@ class Settings:
     port: int
     config: Path | None = None   # the file they came from, if any
     cache_dir: Path | None = None   # None: the user's cache folder (cache/folder.py)
+    defaulted: frozenset[str] = frozenset()   # the keys neither the options nor the file gave
 
     @property
     def site_options(self) -> SiteOptions:
@@ -255,18 +256,21 @@ def resolve(args: argparse.Namespace) -> Settings:
     if config is None and DEFAULT_CONFIG.is_file():
         config = DEFAULT_CONFIG
     from_file = read_config(config) if config else {}
-    values = {}
+    values, defaulted = {}, set()
     for key in KEYS:
         given = getattr(args, key.attr, None)
         if given is not None:
             values[key.attr] = checked(key, given, key.option, Path("."))
-        elif key.name in from_file:
+            continue
+        if key.name in from_file:
             values[key.attr] = from_file[key.name]
-        elif key.kind == "folder" and key.default is not None and hasattr(args, key.attr):
+            continue
+        defaulted.add(key.name)
+        if key.kind == "folder" and key.default is not None and hasattr(args, key.attr):
             # a default folder is checked only by a command that reads it (assemble reads no records)
             values[key.attr] = checked(key, str(key.default), key.option, Path("."))
         else:
             values[key.attr] = key.default
     if values["jobs"] is None:
         values["jobs"] = os.cpu_count() or 1
-    return Settings(**values, config=config)
+    return Settings(**values, config=config, defaulted=frozenset(defaulted))

@@ -26,7 +26,8 @@ from .cache.folder import state_folder
 from .cache.stored import (ServedFiles, adopt_state_beside, digests_file, load_digests, previous_manifest,
                            previous_outcomes, save_digests)
 from .finished import Finished
-from .load import file_digests, load_static, load_url_manifest, scan_records, trusted_stats
+from .load import (check_not_empty, file_digests, load_static, load_url_manifest, scan_records, skipped_note,
+                   trusted_stats)
 from .load.files import printable
 from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
 from .records import Worker, outcomes, usable_jobs
@@ -113,7 +114,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     alive from `previous_urls`, or else from the manifest in `out_dir`. The
     build's own files go into `cache_dir` (cache/folder.py).
     Raises write.OutputRefused (before any work) when `out_dir` may not be
-    replaced, and write.WriteFailed when writing fails; the old site stays."""
+    replaced, load.NoRecordFiles when `records_dir` holds no record file, and
+    write.WriteFailed when writing fails; the old site stays."""
     begun = start(out_dir, base_url, options, force, protected_folders(records_dir, options), cache_dir)
     state_dir, moved = begun.state_dir, adopt_state_beside(out_dir, begun.state_dir)
     jobs = usable_jobs(jobs, report)
@@ -122,6 +124,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     # Plan: which record files changed since the previous build.
     read_started = time.perf_counter()
     scan = scan_records(records_dir, skip=out_dir.absolute())
+    check_not_empty(records_dir, len(scan.files) + len(scan.problems), scan.skipped)
     found = [file for file in scan.files if shard is None or in_shard(file.relative, shard)]
     unread = [ShardEntry(f"?{problem.path}", Outcome([problem], None, [], None, f"unreadable: {problem.message}"))
               for problem in scan.problems if shard is None or in_shard(problem.path, shard)]
@@ -164,6 +167,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     if moved:
         result = result._replace(notes=[*result.notes, f"note: moved {', '.join(moved)} from beside {out_dir}, "
                                                        f"where the host would serve them, to {state_dir}"])
+    if note := skipped_note(scan.skipped):
+        result = result._replace(notes=[note, *result.notes])
     return result
 
 

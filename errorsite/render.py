@@ -254,12 +254,9 @@ def line_url(r: Record) -> str | None:
 
 
 def unique_links(labels, path_of) -> list[Link]:
-    """One link per distinct URL ("Rust" and "rust" share a page), first label wins."""
-    seen: dict[str, Link] = {}
-    for label in labels:
-        path = path_of(label)
-        seen.setdefault(path, Link(label, path))
-    return list(seen.values())
+    """One link per distinct text, each shown as the record has it; texts
+    that share a URL ("Rust" and "rust") link to the same page."""
+    return [Link(label, path_of(label)) for label in dict.fromkeys(labels)]
 
 
 def summarize(r: Record) -> Summary:

@@ -8,11 +8,12 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from markupsafe import escape
 
 from errorsite import urls
-from errorsite.browse import browse_pages, group, paginate, robots, sitemap
+from errorsite.browse import browse_pages, counted, group, paginate, robots, sitemap
 from errorsite.model import Record
-from errorsite.render import environment
+from errorsite.render import Link, environment
 from errorsite.validate import validate
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
@@ -136,16 +137,37 @@ def test_directories_sort_by_count_then_label():
     records = [make(0, tags=["Rust", "beta"]), make(1, tags=["rust", "alpha"]), make(2, tags=["alpha"])]
     pages = pages_of(records)
     items = re.findall(r'<li><a href="([^"]+)">([^<]+) <span class="count">(\d+)</span></a></li>', pages["-/tags/"])
-    assert items == [("/errors/-/tags/alpha/", "alpha", "2"), ("/errors/-/tags/rust/", "Rust", "2"),
+    assert items == [("/errors/-/tags/alpha/", "alpha", "2"), ("/errors/-/tags/rust/", "Rust · rust", "2"),
                      ("/errors/-/tags/beta/", "beta", "1")]
 
 
-def test_labels_sharing_a_url_share_a_page():
-    records = [make(0, tags=["Rust"]), make(1, tags=["rust"])]
+def test_labels_sharing_a_url_share_a_page_that_names_each():
+    records = [make(0, tags=["Rust"]), make(1, tags=["rust"]), make(2, tags=["Rust"])]
     groups = group(records, lambda r: r.tags, urls.tag_path)
     assert list(groups) == ["-/tags/rust/"]
-    label, members = groups["-/tags/rust/"]
-    assert label == "Rust" and [m.id for m in members] == ["r000", "r001"]
+    labels, members = groups["-/tags/rust/"]
+    assert labels == ["Rust", "rust"] and [m.id for m in members] == ["r000", "r001", "r002"]
+
+
+MARKUP_TAGS = ['"><svg onload=alert(1)>', "'><svg onload=alert(1)>"]  # one URL, svg-onload-alert-1
+
+
+def test_tags_with_markup_are_shown_as_the_records_have_them_never_one_for_another():
+    """Two records of a hostile kit whose tags differ only in markup shared a
+    page, which named the first tag for both: the second was shown rewritten."""
+    pages = pages_of([make(0, tags=[MARKUP_TAGS[0], "x"]), make(1, tags=[MARKUP_TAGS[1]])])
+    escaped = [str(escape(tag)) for tag in MARKUP_TAGS]
+    listing = pages["-/tags/svg-onload-alert-1/"]
+    assert f"<h1>Errors tagged “{escaped[0]} · {escaped[1]}”</h1>" in listing
+    assert f'<a href="/errors/-/tags/svg-onload-alert-1/">{escaped[0]} · {escaped[1]} <span class="count">2</span>' \
+        in pages["-/tags/"]
+    assert "<svg" not in listing and "<svg" not in pages["-/tags/"]
+
+
+def test_a_page_shared_by_many_texts_names_the_first_five():
+    tags = ["a b", "a-b", "A B", "a_b", "A-B", "a  b", "A_B"]
+    links = counted(group([make(i, tags=[tag]) for i, tag in enumerate(tags)], lambda r: r.tags, urls.tag_path))
+    assert links == [Link("a b · a-b · A B · a_b · A-B and 2 more", "-/tags/a-b/", 7)]
 
 
 def test_a_record_with_a_tag_twice_is_listed_once():

@@ -143,3 +143,32 @@ def test_check_help_lists_only_what_check_reads():
     options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", done.stdout))
     assert options == {"--help", "--config", "--records", "--jobs", "--format", "--strict", "--no-strict", "--warnings"}
     assert "exit status:" in done.stdout and "1  an error, or a warning with --strict" in done.stdout
+
+
+# --- what check reads, and a folder with nothing to check (issue 40) -------------------------
+
+def a_project(folder):
+    """A project checked with `--records .`: its records, a built site, node_modules and .github."""
+    with_changes(folder / "records", "x.json")
+    for name in ("site/.errorsite.json", "site/-/urls.json", "node_modules/pkg/package.json",
+                 ".github/workflows/ci.json"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("{}")
+
+
+def test_check_of_a_project_skips_the_site_node_modules_and_dot_folders_and_says_so(tmp_path):
+    """Before: exit 1 under --strict, one problem a line for every file of them."""
+    a_project(tmp_path)
+    done = run("check", "--records", ".", "--strict", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr == ("not read as records: .github/, node_modules/, site/ (the output)\n"
+                           "checked 1 file: no problems\n")
+
+
+@pytest.mark.parametrize("format", ["text", "json", "github"])
+def test_check_of_an_empty_folder_is_an_error(tmp_path, format):
+    """Before: `checked 0 files: no problems`, exit 0."""
+    (tmp_path / "empty").mkdir()
+    done = run("check", "--records", "empty", "--format", format, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "build.py check: --records: no record files (*.json) in empty\n"

@@ -48,7 +48,7 @@ def test_good_records_build(good_records, tmp_path):
 
 def test_bad_records_are_reported_and_skipped(tmp_path):
     out = tmp_path / "site"
-    done = run("--records", BAD, "--out", out)
+    done = run("--records", BAD, "--out", out, "--base-url", "http://localhost:8000/")  # given: no note
     assert done.returncode == 0
     assert done.stdout == "built 3 records, skipped 8, dropped 2 values — see above\n"
     errors = done.stderr.splitlines()
@@ -134,14 +134,59 @@ def test_help(tmp_path):
     assert done.returncode == 0 and "--base-url" in done.stdout and "--strict" in done.stdout
 
 
+LOCALHOST_NOTE = ("note: no --base-url nor base_url in the settings: canonical links, link cards, the sitemap "
+                  "and copied links point at http://localhost:8000/; pass --base-url with the address the site "
+                  "will be served from")
+
+
 @pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_default_records_folder_builds(tmp_path):
-    """With no --records, the demo records shipped in records/ are built."""
+    """With no --records, the demo records shipped in records/ are built;
+    with no --base-url either, for this machine, as the build says once."""
     out = tmp_path / "site"
     done = run("--out", out)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert done.stderr == LOCALHOST_NOTE + "\n"
     count = len(list((ROOT / "records").glob("*.json")))
     assert done.stdout == f"built {count} record{'s' if count != 1 else ''}\n"
     assert "http://localhost:8000/" in (out / "sitemap.xml").read_text()
     assert (out / "index.html").is_file()
+
+
+# --- defaults and reading (issue 40) --------------------------------------------------------
+
+def run_in(folder: Path, *args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "build.py"), *map(str, args)], cwd=folder,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_an_empty_records_folder_fails_the_build_and_leaves_the_site(tmp_path):
+    """Before: an empty site (288 KB) replaced the old one, exit 0."""
+    (tmp_path / "empty").mkdir()
+    out = tmp_path / "site"
+    done = run("--records", tmp_path / "empty", "--out", out, "--base-url", "https://example.org/")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"build.py: --records: no record files (*.json) in {tmp_path / 'empty'}; nothing written\n"
+    assert not out.exists()
+
+
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
+def test_a_build_of_a_project_skips_what_holds_no_records_and_says_so_once(tmp_path):
+    shutil.copy(GOOD, tmp_path / GOOD.name)
+    for name in ("node_modules/pkg/package.json", ".github/workflows/ci.json", "old/.errorsite.json", "old/x.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    done = run_in(tmp_path, "--records", ".", "--out", "site", "--base-url", "http://localhost:8000/")
+    assert (done.returncode, done.stdout) == (0, "built 1 record\n")
+    assert done.stderr == "not read as records: .github/, node_modules/, old/ (a built site)\n"
+    again = run_in(tmp_path, "--records", ".", "--out", "site", "--base-url", "http://localhost:8000/")
+    assert again.stderr == "not read as records: .github/, node_modules/, old/ (a built site), site/ (the output)\n"
+
+
+@pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
+def test_the_localhost_note_is_said_only_when_no_base_url_was_given(tmp_path, good_records):
+    quiet = run("--records", good_records, "--out", tmp_path / "a", "-q")
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    (tmp_path / "site.toml").write_text('base_url = "http://localhost:8000/"\n')
+    given = run_in(tmp_path, "--records", good_records, "--out", tmp_path / "b")
+    assert (given.returncode, given.stderr) == (0, "")

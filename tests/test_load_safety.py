@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from errorsite.load import file_digest, file_digests, load_file, load_records, scan_records
+from errorsite.load import (NoRecordFiles, check_not_empty, file_digest, file_digests, load_file, load_records,
+                            scan_records, skipped_note)
 from tests.conftest import ROOT
 from tests.test_cli import GOOD
 
@@ -223,7 +224,7 @@ def test_the_output_folder_inside_the_records_folder_is_not_read(records):
     (records / "sites" / "other.json").write_text("{}")
     assert [f.relative for f in scan_records(records).files] == ["real.json", "site/x/record.json", "sites/other.json"]
     assert scan_records(records, (records / "site").resolve()) == \
-        ([f for f in scan_records(records).files if f.relative != "site/x/record.json"], [])
+        ([f for f in scan_records(records).files if f.relative != "site/x/record.json"], [], ("site/ (the output)",))
     assert [f.relative for f in scan_records(records, (records / "site").resolve()).files] == \
         ["real.json", "sites/other.json"]
 
@@ -256,11 +257,55 @@ def test_a_build_reports_each_unreadable_file_and_builds_the_rest(records, tmp_p
     (records / "zero.json").symlink_to("/dev/zero")
     os.mkfifo(records / "pipe")
     (records / "pipe.json").symlink_to("pipe")
-    done = subprocess.run([sys.executable, "build.py", "--records", records, "--out", tmp_path / "site"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    done = subprocess.run([sys.executable, "build.py", "--records", records, "--out", tmp_path / "site",
+                           "--base-url", "http://localhost:8000/"], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [f"{records}/a.json: file: symbolic link loop: it never reaches a file",
                                         f"{records}/b.json: file: symbolic link loop: it never reaches a file",
                                         f"{records}/pipe.json: file: is a FIFO, not a regular file: skipped",
                                         f"{records}/zero.json: file: points outside the records folder"]
     assert done.stdout.startswith("built 1 record, skipped 4")
+
+
+# --- what is no place for records (issue 40: `check --records .` read the built site) ---------
+
+def test_dot_folders_node_modules_and_built_sites_are_not_read(records):
+    for name in ("real.json", "a/real.json", ".github/workflows/ci.json", "node_modules/pkg/package.json",
+                 "a/node_modules/x.json", "public/-/api/repos.json", "public/.errorsite.json", "site/x.json",
+                 ".site.spare/x.json"):
+        (records / name).parent.mkdir(parents=True, exist_ok=True)
+        (records / name).write_text("{}")
+    scan = scan_records(records, records / "site")
+    assert [f.relative for f in scan.files] == ["a/real.json", "real.json"]
+    assert scan.problems == []
+    # the build's own folder beside its output (.site.spare) is skipped without a word
+    assert scan.skipped == (".github/", "a/node_modules/", "node_modules/", "public/ (a built site)",
+                            "site/ (the output)")
+    assert skipped_note(scan.skipped) == ("not read as records: .github/, a/node_modules/, node_modules/, "
+                                          "public/ (a built site), site/ (the output)")
+    assert [raw.path for raw in load_records(records, records / "site")] == \
+        [f"{records}/a/real.json", f"{records}/real.json"]
+
+
+def test_the_skipped_line_names_five_and_counts_the_rest():
+    assert skipped_note(()) is None
+    assert skipped_note(tuple(f".d{i}/" for i in range(7))) == \
+        "not read as records: .d0/, .d1/, .d2/, .d3/, .d4/ and 2 more"
+
+
+def test_the_records_folder_itself_is_read_whatever_its_name(tmp_path):
+    folder = tmp_path / ".records"
+    folder.mkdir()
+    (folder / "a.json").write_text("{}")
+    assert [f.relative for f in scan_records(folder).files] == ["a.json"]
+
+
+def test_an_empty_records_folder_is_an_error(records):
+    (records / "notes.txt").write_text("no records here")
+    with pytest.raises(NoRecordFiles, match=f"^--records: no record files \\(\\*.json\\) in {records}$"):
+        check_not_empty(records, len(scan_records(records).files), ())
+    (records / "node_modules").mkdir()
+    (records / "node_modules" / "x.json").write_text("{}")
+    scan = scan_records(records)
+    with pytest.raises(NoRecordFiles, match="outside the folders skipped$"):
+        check_not_empty(records, len(scan.files) + len(scan.problems), scan.skipped)

@@ -389,10 +389,11 @@ def test_untrusted_text_is_escaped_everywhere(good):
 
 # --- helpers ---------------------------------------------------------------------------------
 
-def test_unique_links_merge_labels_sharing_a_url():
-    links = unique_links(["Rust", "rust", "C++", "c", "kv-cache"], urls.tag_path)
+def test_unique_links_show_each_text_and_share_its_url():
+    links = unique_links(["Rust", "rust", "C++", "c", "kv-cache", "Rust"], urls.tag_path)
     assert [(link.label, link.path) for link in links] == [
-        ("Rust", "-/tags/rust/"), ("C++", "-/tags/c/"), ("kv-cache", "-/tags/kv-cache/")]
+        ("Rust", "-/tags/rust/"), ("rust", "-/tags/rust/"), ("C++", "-/tags/c/"), ("c", "-/tags/c/"),
+        ("kv-cache", "-/tags/kv-cache/")]
 
 
 def test_line_url_replaces_the_fragment(good):

@@ -16,6 +16,7 @@ import jinja2
 import watchfiles
 
 from ..config import ConfigError, Settings
+from ..load import NoRecordFiles
 from ..pipeline import STATIC, build
 from ..reporting import summary_line
 from ..records import RenderFailed
@@ -132,8 +133,10 @@ def rebuild(settings: Settings, out: Path, url: str, status: Status, report: Cal
         message = f"template error: {template_error(error)}"
     except RenderFailed as failure:
         message = f"{failure.detail} (rendering {failure.record})"
+    except NoRecordFiles as error:
+        message = str(error)
     except Exception as error:  # whatever it was, the last good build stays served
-        traceback.print_exc()
+        report(traceback.format_exc().rstrip())  # through `report`, which makes it safe for a CI log
         message = f"build failed: {type(error).__name__}: {error}"
     else:
         report(f"{summary_line(result)} ({time.perf_counter() - started:.2f} s)")
