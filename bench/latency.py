@@ -41,7 +41,7 @@ PHONE = {"offline": False, "latency": 150, "downloadThroughput": 4e6 / 8, "uploa
 FETCHES = Path(__file__).resolve().parent / "search-fetches.js"
 
 # Resolves when the results list shows results for exactly what is in the box.
-SHOWN = """() => new URL(location.href).searchParams.get('q') === document.getElementById('search-input').value &&
+SHOWN = """() => decodeURIComponent(location.hash.slice(3)) === document.getElementById('search-input').value &&
                   (document.querySelector('#search-results > li') ||
                    /No results|noise/.test(document.getElementById('search-status').textContent))"""
 WATCH = """() => { window.__shown = null; new MutationObserver(() => {
