@@ -171,6 +171,7 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
         repo_count=len(repos), tag_count=len(tags),
         recent=items([entry(r) for r in recent[:RECENT_COUNT]]))
     yield render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH))
+    yield render(env, "go.html", urls.GO_PATH)
     yield render(env, "404.html", "404.html")
 
 
@@ -186,13 +187,13 @@ _URLSET = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.
 
 def sitemap(site: urls.Site, paths: list[str], lastmod: dict[str, str] | None = None,
             most_urls: int = SITEMAP_URLS, most_bytes: int = SITEMAP_BYTES) -> list[Page]:
-    """Every HTML page but the 404, as absolute URLs; a record page with the
+    """Every HTML page but the 404 and /-/go/ (a redirector, noindex), as absolute URLs; a record page with the
     day its record last changed (`lastmod`: path → YYYY-MM-DD). One file while
     it holds, else a sitemap index at the same URL and its parts, each within
     the protocol's limits."""
     lastmod = lastmod or {}
     entries = []
-    for path in sorted(p for p in paths if p.endswith("/") or p == ""):
+    for path in sorted(p for p in paths if (p.endswith("/") or p == "") and p != urls.GO_PATH):
         day = f"<lastmod>{escape(lastmod[path])}</lastmod>" if path in lastmod else ""
         entries.append(f"  <url><loc>{escape(site.absolute(path))}</loc>{day}</url>")
     parts = split_within(entries, most_urls, most_bytes - 200)  # room for the urlset's own lines
