@@ -58,10 +58,10 @@ def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Pa
 
 
 def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
-    """The paths of the listing pages browse_pages and code_pages make (home
-    and search included), without making them: what the redirect pages need
+    """The paths of the listing pages browse_pages and code_pages make (home,
+    search and /-/go/ included), without making them: what the redirect pages need
     to know before the listings exist (see redirects.history_key)."""
-    paths = {urls.HOME_PATH, urls.SEARCH_PATH}
+    paths = {urls.HOME_PATH, urls.SEARCH_PATH, urls.GO_PATH}
     for groups, _, directory, _ in groupings(summaries):
         for path, (_, members) in groups.items():
             paths.update(page for page, _, _ in paginate(path, members, page_size))
