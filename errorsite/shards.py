@@ -117,13 +117,60 @@ class ShardFile(NamedTuple):
 
 
 def read_shard(folder: Path, data: object) -> ShardFile:
-    """What `shard.json` in `folder` says; ShardError unless it is a shard file of this version."""
-    try:
-        assert isinstance(data, dict) and data["format"] == FORMAT
-        return ShardFile(folder, Shard(*data["shard"]), str(data["fingerprint"]), str(data["record_set"]),
-                         int(data["entries"]), dict(data["sources"]), str(data["records_folder"]))
-    except (AssertionError, KeyError, TypeError, ValueError) as error:
-        raise ShardError(f"{folder / SHARD_FILE}: not a shard file of this version ({error!r})") from None
+    """What `shard.json` in `folder` says; ShardError, naming the first value
+    that is not what a build writes, unless it is a shard file of this version."""
+    where = folder / SHARD_FILE
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ShardError(f"{where}: not a shard file of this version (format {FORMAT})")
+    for key, (is_valid, what) in SHARD_VALUES.items():
+        if not is_valid(data.get(key)):
+            raise ShardError(f"{where}: {key} is not {what}: not a shard file of this version")
+    return ShardFile(folder, Shard(*data["shard"]), data["fingerprint"], data["record_set"], data["entries"],
+                     data["sources"], data["records_folder"])
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+# What a build writes, as JSON gives it back: shard.json's values, and each of
+# an entry's (relative, problems, summary, pages, key) and its summary's.
+SHARD_VALUES = {
+    "shard": (lambda v: isinstance(v, list) and len(v) == 2 and all(map(_count, v)) and 1 <= v[0] <= v[1], "[K, N]"),
+    "fingerprint": (lambda v: isinstance(v, str), "a string"),
+    "record_set": (lambda v: isinstance(v, str), "a string"),
+    "entries": (_count, "a count"),
+    "sources": (lambda v: isinstance(v, dict) and all(isinstance(d, str) for d in v.values()), "an object of strings"),
+    "records_folder": (lambda v: isinstance(v, str), "a string"),
+}
+_BY_ANNOTATION = {"str": lambda v: isinstance(v, str), "str | None": lambda v: v is None or isinstance(v, str),
+                  "tuple[str, ...]": _strings}
+SUMMARY_VALUES = [(name, _BY_ANNOTATION[getattr(kind, "__forward_arg__", kind)])  # from Summary's own annotations
+                  for name, kind in Summary.__annotations__.items()]
+
+
+def entry_problem(values: object) -> str | None:
+    """Why a line of shard-entries.jsonl is not an entry as a build writes it, or None."""
+    if not (isinstance(values, list) and len(values) == 5):
+        return "not an entry"
+    relative, problems, summary, pages, key = values
+    if not isinstance(relative, str) or not _strings(pages) or not (key is None or isinstance(key, str)):
+        return "not an entry"
+    if not isinstance(problems, list) or not all(
+            isinstance(p, list) and 3 <= len(p) <= 5 and _strings(p[:3]) and all(isinstance(b, bool) for b in p[3:])
+            for p in problems):
+        return f"{shown(relative)}: its problems are not what a build writes"
+    if summary is not None:
+        if not (isinstance(summary, list) and len(summary) == len(SUMMARY_VALUES)):
+            return f"{shown(relative)}: its summary is not what a build writes"
+        for (name, is_valid), value in zip(SUMMARY_VALUES, summary):
+            if not is_valid(value):
+                return f"{shown(relative)}: its summary's {name} is not what a build writes"
+    return None
 
 
 def shard_entries(about: ShardFile, cards: bool = False) -> Iterator[ShardEntry]:
@@ -136,11 +183,12 @@ def shard_entries(about: ShardFile, cards: bool = False) -> Iterator[ShardEntry]
     count, last = 0, None
     try:
         for count, line in enumerate(read_lines(path), 1):
-            relative, problems, summary, pages, key = json.loads(line)
-            if not isinstance(relative, str) or not isinstance(pages, list):
-                raise ValueError(f"line {count}: not an entry")
+            values = json.loads(line)
+            if (why := entry_problem(values)) is not None:
+                raise ValueError(f"line {count}: {why}")
+            relative, problems, summary, pages, key = values
             entry = ShardEntry(relative, Outcome([Problem(*p) for p in problems],
-                                                 Summary.from_json(summary) if summary else None,
+                                                 Summary.from_json(summary) if summary is not None else None,
                                                  [Reuse(page, origin) for page in pages], key))
             if (why := unmade_entry(entry.outcome.summary, pages, cards)) is not None:
                 raise ShardError(f"{about.folder}: {relative}: {why}; a shard holds only what its build made, "
@@ -152,6 +200,8 @@ def shard_entries(about: ShardFile, cards: bool = False) -> Iterator[ShardEntry]
             yield entry
     except (OSError, TypeError, ValueError) as error:
         raise ShardError(f"{path}: cannot read: {error}") from None
+    except RecursionError:  # JSON nested deeper than any entry a build writes
+        raise ShardError(f"{path}: cannot read: line {count}: nested too deeply: not an entry") from None
     if count != about.entries:
         raise ShardError(f"{path}: {count:,} entries, where {about.folder / SHARD_FILE} says {about.entries:,}")
 
@@ -228,6 +278,8 @@ def read_shards(folders: list[Path], fingerprint: str, cards: bool = False) -> A
             data = load_json(folder / SHARD_FILE)
         except (OSError, ValueError) as error:
             raise ShardError(f"{folder / SHARD_FILE}: cannot read: {error}") from None
+        except RecursionError:  # JSON nested deeper than a shard file is
+            raise ShardError(f"{folder / SHARD_FILE}: cannot read: nested too deeply: not a shard file") from None
         shards.append(read_shard(folder, data))
     check_complete(shards, fingerprint)
     sources = {}

@@ -3,14 +3,16 @@ per shard at a time, in the order one build makes them, and refuses an
 entries file that was cut short or reordered, writing nothing."""
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 
 import pytest
 
-from errorsite.model import Outcome
+from errorsite.model import Outcome, Summary
 from errorsite.pipeline import assemble, build
-from errorsite.shards import ENTRIES_FILE, Shard, ShardEntry, ShardError, merged, order_key
+from errorsite.shards import ENTRIES_FILE, SHARD_FILE, Shard, ShardEntry, ShardError, merged, order_key
 from tests.conftest import ROOT
 from tests.test_incremental import tree, write_records
 
@@ -106,3 +108,77 @@ def test_the_memory_benchmark_traces_each_step_of_an_assemble(shards, tmp_path):
                      "streamed_search", "sitemap"]
     assert out.stdout.splitlines()[-1].startswith("24 records: peak ")
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+# --- a malformed shard: one line naming it and the problem, never a traceback (issue 40) -----------
+
+def changed(entry: list, index: int, value) -> list:
+    return [*entry[:index], value, *entry[index + 1:]]
+
+
+def in_summary(name: str, value):
+    return lambda entry: changed(entry, 2, changed(entry[2], Summary._fields.index(name), value))
+
+
+# Each of these assembled with exit 0 or ended in a 25-61-line traceback.
+@pytest.mark.parametrize("damage, message", [
+    (in_summary("message", 5), "its summary's message is not what a build writes"),        # was a traceback
+    (in_summary("tags", [5, None]), "its summary's tags is not what a build writes"),       # was a traceback
+    (in_summary("error_type", None), "its summary's error_type is not what a build writes"),  # was a traceback
+    (in_summary("analyzed_at", 5), "its summary's analyzed_at is not what a build writes"),  # was a traceback
+    (lambda entry: changed(entry, 1, [["a", "b", "c", "d"]]), "its problems are not what a build writes"),  # built
+    (lambda entry: changed(entry, 1, [[1, 2, 3]]), "its problems are not what a build writes"),  # was built
+    (lambda entry: changed(entry, 4, [1]), "line 1: not an entry"),                          # was built
+    (lambda entry: changed(entry, 2, {"a": 1}), "its summary is not what a build writes"),
+    (lambda entry: "[" * 100_000 + "]" * 100_000, "line 1: nested too deeply: not an entry"),  # was a traceback
+])
+def test_a_malformed_entry_is_refused_in_one_line(shards, tmp_path, damage, message):
+    copies = copied(shards, tmp_path)
+    path = copies[0] / ENTRIES_FILE
+    first, *rest = path.read_bytes().splitlines(keepends=True)
+    entry = json.loads(first)
+    assert entry[2] is not None  # a record that was built
+    damaged = damage(entry)
+    path.write_bytes(b"".join([(damaged if isinstance(damaged, str) else json.dumps(damaged)).encode() + b"\n", *rest]))
+    with pytest.raises(ShardError, match=re.escape(message)) as refused:
+        assemble(copies, tmp_path / "site", BASE_URL, report=quiet)
+    assert str(refused.value).startswith(f"{path}: cannot read: line 1: ") and "\n" not in str(refused.value)
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"shard": ["1", "3"]}, "shard is not [K, N]"),                   # was a traceback
+    ({"shard": [3, 1]}, "shard is not [K, N]"),
+    ({"sources": {"a.json": [1]}}, "sources is not an object of strings"),  # was assembled
+    ({"entries": True}, "entries is not a count"),
+    ({"fingerprint": 7}, "fingerprint is not a string"),
+])
+def test_a_malformed_shard_file_is_refused_in_one_line(shards, tmp_path, change, message):
+    copies = copied(shards, tmp_path)
+    path = copies[0] / SHARD_FILE
+    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
+    with pytest.raises(ShardError) as refused:
+        assemble(copies, tmp_path / "site", BASE_URL, report=quiet)
+    assert str(refused.value) == f"{path}: {message}: not a shard file of this version"
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_deeply_nested_shard_file_is_one_line_and_exit_1(shards, tmp_path):
+    """Was a 35-line RecursionError traceback."""
+    copies = copied(shards, tmp_path)
+    (copies[0] / SHARD_FILE).write_text("[" * 100_000 + "]" * 100_000)
+    done = subprocess.run([sys.executable, str(ROOT / "build.py"), "assemble", *map(str, copies),
+                           "--out", str(tmp_path / "site"), "--base-url", BASE_URL],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"build.py: {copies[0] / SHARD_FILE}: cannot read: nested too deeply: not a shard file\n"
+    assert not (tmp_path / "site").exists()
+
+
+def copied(folders, tmp_path):
+    copies = []
+    for folder in folders:
+        copy = tmp_path / folder.name
+        subprocess.run(["cp", "-a", str(folder), str(copy)], check=True)
+        copies.append(copy)
+    return copies
