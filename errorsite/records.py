@@ -112,8 +112,10 @@ def record_files(env, record: Record, summary: Summary) -> list[Page]:
 
 
 # Record files are independent and rendering them is the bulk of a build, so a
-# large build spreads them over worker processes; `imap` keeps their order, so
-# the output stays deterministic whatever the number of processes.
+# large build spreads them over worker processes (spread.in_processes, which
+# never kills one: a Pool's exit did, and a failing build could hang for good,
+# issue 40); their outcomes come back in order, so the output stays
+# deterministic whatever the number of processes.
 PARALLEL_THRESHOLD = 200
 _worker: Worker | None = None
 
@@ -126,8 +128,11 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
         yield from _in_order(len(files), known, serial_then_spread(
             todo, worker, lambda rest: in_processes(_one_in_worker, rest, jobs, _start_worker, (worker,)), jobs))
         return
-    with multiprocessing.get_context("spawn").Pool(jobs, _start_worker, (worker,)) as pool:
-        yield from _in_order(len(files), known, pool.imap(_run_in_worker, todo, chunksize=16))
+    made = in_processes(_one_in_worker, todo, jobs, _start_worker, (worker,))
+    try:
+        yield from _in_order(len(files), known, made)
+    finally:
+        made.close()  # a consumer that stops early (a write failed) ends the processes now, not when collected
 
 
 def usable_jobs(jobs: int, report: Callable[[str], None]) -> int:
@@ -154,10 +159,6 @@ def _start_worker(worker: Worker) -> None:
     # compiling per process, repaid after a few hundred records: worth it here,
     # where a process renders thousands, not in a small serial build.
     lexing.install()
-
-
-def _run_in_worker(path: Path) -> Outcome:
-    return _worker(path)
 
 
 def _one_in_worker(path: Path) -> Outcome:

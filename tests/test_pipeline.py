@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import copy
 import json
+import multiprocessing
 import random
+import subprocess
+import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -171,27 +174,81 @@ def test_summary_line(result, line):
     assert summary_line(result) == line
 
 
-@pytest.mark.parametrize("jobs, count", [(1, 3), pytest.param(2, 204, marks=pytest.mark.slow)])
-def test_a_render_failure_names_the_record_file_and_the_template_line(tmp_path, capsys, jobs, count):
-    """Serial or in worker processes, the message names the record being rendered
-    and the template's line; nothing is written."""
-    from errorsite.cli import main
+def failing_records(folder: Path, count: int) -> tuple[Path, Path]:
+    """`count` records, and a theme whose record template fails on line 2 for every one."""
     base = json.loads(next((Path(__file__).parent.parent / "records").glob("*.json")).read_text("utf-8"))
-    records = tmp_path / "records"
+    records = folder / "records"
     records.mkdir()
     for i in range(count):
         data = copy.deepcopy(base)
         data["record"].update(id=f"r{i:04d}", slug=f"error-{i}")
         (records / f"r{i:04d}.json").write_text(json.dumps(data), "utf-8")
-    theme = tmp_path / "theme"
+    theme = folder / "theme"
     theme.mkdir()
     (theme / "record.html").write_text("<p>\n{{ record.no_such_field }}</p>\n", "utf-8")
+    return records, theme
+
+
+@pytest.mark.parametrize("jobs, count", [(1, 3), pytest.param(2, 204, marks=pytest.mark.slow)])
+def test_a_render_failure_names_the_record_file_and_the_template_line(tmp_path, capsys, monkeypatch, jobs, count):
+    """Serial or in worker processes, the message names the record being rendered
+    and the template's line; nothing is written. The worker processes end on
+    their own, none killed: a process killed while it holds the lock of a queue
+    to the build hangs the build (issue 40)."""
+    from errorsite.cli import main
+    records, theme = failing_records(tmp_path, count)
+    started = []
+    start = multiprocessing.process.BaseProcess.start
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start",
+                        lambda process: (started.append(process), start(process))[1])
     status = main(["--records", str(records), "--out", str(tmp_path / "site"), "--templates", str(theme),
                    "-j", str(jobs), "-q"])
     error = capsys.readouterr().err
     assert status == 1 and not (tmp_path / "site").exists()
     assert f"{records.as_posix()}/r0000.json: template error: " in error and "record.html:2:" in error, error
     assert "nothing written" in error
+    assert len(started) == (jobs if jobs > 1 else 0)
+    assert [process.exitcode for process in started] == [0] * len(started)
+
+
+# Failing -j 2 builds, one after another in one process, each given `limit`
+# seconds (about 1 s is usual, a few on a loaded machine): a build that hangs
+# prints every thread's stack and ends the process.
+FAILING_BUILDS = """
+import contextlib, faulthandler, io, sys
+from errorsite.cli import main
+records, theme, out, runs, limit = sys.argv[1:]
+for run in range(1, int(runs) + 1):
+    faulthandler.dump_traceback_later(float(limit), exit=True)
+    with contextlib.redirect_stderr(io.StringIO()) as error:
+        status = main(["--records", records, "--out", out, "--templates", theme, "-j", "2", "-q"])
+    faulthandler.cancel_dump_traceback_later()
+    assert status == 1 and "r0000.json: template error: " in error.getvalue(), error.getvalue()
+    print(run, flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_failing_parallel_build_never_hangs_on_a_busy_machine(tmp_path):
+    """Issue 40: a -j 2 build whose render fails ends, every time, with the
+    machine's cores taken by another busy process. Under multiprocessing.Pool
+    about one such build in one to two hundred hung for good (its exit killed
+    workers while its task thread still needed their queue's lock), so this
+    catches that kind of hang only now and then; the render failure test
+    above catches a killed worker every time."""
+    records, theme = failing_records(tmp_path, 204)
+    runs, limit = 20, 60
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        done = subprocess.run([sys.executable, "-c", FAILING_BUILDS, str(records), str(theme),
+                               str(tmp_path / "site"), str(runs), str(limit)],
+                              cwd=Path(__file__).parent.parent, capture_output=True, text=True, timeout=runs * limit)
+    finally:
+        busy.kill()
+        busy.wait()
+    finished = done.stdout.split()
+    assert done.returncode == 0 and finished == [str(run) for run in range(1, runs + 1)], \
+        f"build {len(finished) + 1} of {runs} did not end in {limit} s:\n{done.stderr}"
 
 
 def test_the_summaries_kept_share_the_values_records_have_alike():
