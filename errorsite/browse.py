@@ -171,7 +171,7 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
         repo_count=len(repos), tag_count=len(tags),
         recent=items([entry(r) for r in recent[:RECENT_COUNT]]))
     yield render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH))
-    yield render(env, "go.html", urls.GO_PATH)
+    yield render(env, "go.html", urls.GO_PATH, canonical=site.absolute(urls.GO_PATH))
     yield render(env, "404.html", "404.html")
 
 
