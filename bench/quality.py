@@ -196,18 +196,26 @@ def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[st
     return documents
 
 
+@contextlib.contextmanager
+def without_display_checks():
+    """Validation without the checks of what a page shows as plain text
+    (Markdown that outgrows its text, code a lexer stalls on: highlighting every
+    code field is most of thousands of distractors' time). They only ever drop
+    a value to plain text, never a record, and a summary reads none of what
+    they decide."""
+    from errorsite.validate import record as validate_record
+    with mock.patch.object(validate_record, "check_markdown", lambda values, issues: None), \
+            mock.patch.object(validate_record, "slow_code", lambda values, issues: ()):
+        yield
+
+
 def summaries(documents: list[dict]) -> list:
-    """The summaries a build keeps. The checks of what a page shows as plain
-    text (Markdown, code a lexer stalls on) are left out: they only ever drop a
-    value to plain text, and a summary reads none of what they decide."""
+    """The summaries a build keeps, made without_display_checks."""
     from errorsite import urls
     from errorsite.render import summarize
     from errorsite.validate import check
-    from errorsite.validate import record as validate_record
     found = []
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(mock.patch.object(validate_record, "check_markdown", lambda values, issues: None))
-        stack.enter_context(mock.patch.object(validate_record, "slow_code", lambda values, issues: ()))
+    with without_display_checks():
         for n, document in enumerate(documents):
             checked = check(f"{n}.json", document)
             if checked.record is None:

@@ -113,9 +113,9 @@ def record_files(env, record: Record, summary: Summary) -> list[Page]:
 
 # Record files are independent and rendering them is the bulk of a build, so a
 # large build spreads them over worker processes (spread.in_processes, which
-# never kills one: a Pool's exit did, and a failing build could hang for good,
-# issue 40); their outcomes come back in order, so the output stays
-# deterministic whatever the number of processes.
+# never kills one: a worker killed while it holds a lock of the queues would
+# leave the build waiting for ever); their outcomes come back in order, so the
+# output stays deterministic whatever the number of processes.
 PARALLEL_THRESHOLD = 200
 _worker: Worker | None = None
 

@@ -155,9 +155,9 @@
       /* Where the first match to end is, or null: {literal: [start, end)
        * from the first occurrence of the first link that a match ending there
        * can start at (so it holds the match, and may start a little before
-       * it), reach: the same, MAX_GAP wider on a side that ends with a
-       * placeholder, open: where its placeholders can stand, between its
-       * first and last literal pieces and out on an open side}. */
+       * it), open: where its placeholders can stand, between its first and
+       * last literal pieces and up to MAX_GAP out on a side that ends with
+       * one}. */
       span: function (haystack) {
         var stop = end(haystack);
         if (stop < 0) return null;
@@ -169,7 +169,7 @@
         var places = [[at + first.length, stop - links[links.length - 1].text.length]];
         if (open.head) places.push([wide[0], at]);
         if (open.tail) places.push([stop, wide[1]]);
-        return { literal: [at, stop], reach: wide, open: places };
+        return { literal: [at, stop], open: places };
       },
     };
   }
@@ -202,14 +202,15 @@
     return 0;
   }
 
-  /* How much the start of the pattern is worth found alone in the paste,
+  /* How much of the start of the pattern is found alone in the paste,
    * without what follows it (a title or a line cut short, help text left
-   * out): its first sentence whole, or the longest run of whole words its
-   * first literal piece starts with, when that is most of its literal text;
-   * 0 when neither is there. */
-  function headValue(matcher, haystack) {
+   * out), in characters of literal text: its first sentence whole, or the
+   * longest run of whole words its first literal piece starts with, when that
+   * is most of its literal text; 0 when neither is there. Such a start is
+   * worth HEAD_SHARE of its length. */
+  function headLiteral(matcher, haystack) {
     var head = matcher.head && matcher.head.test(haystack) ? matcher.head.literal : 0;
-    return HEAD_SHARE * Math.max(head, prefixFound(matcher, haystack));
+    return Math.max(head, prefixFound(matcher, haystack));
   }
 
   /* The longest prefix of the first piece, cut at a word's end, found in the
@@ -311,7 +312,7 @@
     compilePattern: compilePattern,
     exactValue: exactValue,
     exactSpan: exactSpan,
-    headValue: headValue,
+    headLiteral: headLiteral,
     HEAD_SHARE: HEAD_SHARE,
     nearWork: function () { return { cells: NEAR_WORK }; },
     nearValue: nearValue,

@@ -12,13 +12,6 @@
   var SHOWN = 8;          // results in the panel; the search page has the rest
   var TITLE_LIMIT = 160;  // characters of a message in the panel
 
-  /* The search page with the query in its fragment, which no host receives. */
-  function searchPageUrl(form, query) {
-    var url = new URL(form.action, window.location.href);
-    url.hash = "q=" + encodeURIComponent(query);
-    return url.toString();
-  }
-
   /* `text` into `parent`, the words whose stems are in `stems` in <mark>. */
   function appendMarked(parent, text, stems) {
     var last = 0;
@@ -87,7 +80,7 @@
       var match = (results && results.match) || "none";
       list.setAttribute("data-match", match);
       related.hidden = true;
-      all.href = searchPageUrl(form, query);
+      all.href = window.ErrorSearchUI.searchPageAddress(query);
       var analysed = window.ErrorSearch.analyse(query);
       if (!analysed.core.length && !analysed.context.length) {
         status.textContent = "That looks like noise only (timestamps, paths, numbers): paste the message itself.";
@@ -153,7 +146,7 @@
         shownQuery = null;
         list.textContent = "";
         all.hidden = false;
-        all.href = searchPageUrl(form, query);
+        all.href = window.ErrorSearchUI.searchPageAddress(query);
         all.textContent = "Search on the search page";
         status.textContent = "Search is unavailable here: " + error.message + ".";
         open();
@@ -208,7 +201,7 @@
         if (box.value !== query) return;
         var found = links();
         if (found.length && active >= 0 && shownQuery === query) window.location.href = found[active].href;
-        else window.location.href = searchPageUrl(form, query);
+        else window.location.href = window.ErrorSearchUI.searchPageAddress(query);
       });
     });
     // The panel closes when the focus or a click goes elsewhere.

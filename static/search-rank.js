@@ -125,12 +125,12 @@
     // whose message has every word typed: when one does, only such records'
     // patterns count. A pattern found in the paste brings its record's words
     // along: records with less than a quarter of them there are not tried.
-    var found = false, near = [], pasted = null;
+    var found = false, near = [];
     ranked.forEach(function (r) {
       if (guard && !r.everyWord) return;
       // With none of its message words looked up, a record's pattern is not at hand (it travels with them).
       if (r.shared > 0 && r.shared < EXACT_SHARE) {
-        pasted = pasted || toSet(tokens.tokenize(text.slice(0, 20000)));
+        var pasted = pastedWords(q, text);
         r.shared = Math.max(r.shared + unaskedShare(engine, r, pasted, queryTokens), literalShare(engine, r, pasted));
       }
       if (r.shared < EXACT_SHARE) return;
@@ -138,9 +138,11 @@
       if (matcher) r.pattern = match.exactValue(matcher, haystack);
       if (r.pattern) { found = true; r.found = "exact"; r.literal = matcher.literal; }
       else if (matcher && (r.shared >= NEAR_SHARE || r.named > 0)) near.push(r);
-      if (!r.pattern && matcher) {
-        r.pattern = match.headValue(matcher, haystack);  // its first sentence alone, if nothing better comes
-        if (r.pattern) { r.found = "head"; r.literal = r.pattern / match.HEAD_SHARE; }
+      var head = !r.pattern && matcher ? match.headLiteral(matcher, haystack) : 0;
+      if (head) {  // its start alone, if nothing better comes
+        r.pattern = match.HEAD_SHARE * head;
+        r.found = "head";
+        r.literal = head;
       }
     });
     var exact = ranked.filter(function (r) { return r.pattern > 0; });
@@ -223,7 +225,7 @@
   function unaskedShare(engine, r, pasted, asked) {
     var matcher = engine.matcher(r.ref);
     if (!matcher || !r.words) return 0;
-    var literal = tokens.unique(tokens.tokenize(matcher.text)), hits = 0;
+    var literal = literalWords(matcher), hits = 0;
     for (var i = 0; i < literal.length; i++) if (pasted[literal[i]] && !asked[literal[i]]) hits++;
     return Math.min(hits, r.words) / r.words;
   }
@@ -234,9 +236,21 @@
   function literalShare(engine, r, pasted) {
     var matcher = engine.matcher(r.ref);
     if (!matcher) return 0;
-    var literal = tokens.unique(tokens.tokenize(matcher.text)), hits = 0;
+    var literal = literalWords(matcher), hits = 0;
     for (var i = 0; i < literal.length; i++) if (pasted[literal[i]]) hits++;
     return literal.length ? hits / literal.length : 0;
+  }
+
+  /* The distinct words of a pattern's literal text, worked out once a matcher. */
+  function literalWords(matcher) {
+    if (!matcher.words) matcher.words = tokens.unique(tokens.tokenize(matcher.text));
+    return matcher.words;
+  }
+
+  /* The paste's words (its first 20,000 characters), worked out once a search. */
+  function pastedWords(q, text) {
+    if (!q.pasted) q.pasted = toSet(tokens.tokenize(text.slice(0, 20000)));
+    return q.pasted;
   }
 
   /* Near matches for the best-scored of the given records, tried on each
@@ -247,15 +261,19 @@
                                : [haystack.slice(0, NEAR_TEXT)];
     var work = match.nearWork();
     candidates.sort(function (a, b) { return b.score - a.score; }).slice(0, NEAR_CANDIDATES).forEach(function (r) {
-      var matcher = engine.matcher(r.ref);
-      var near = 0;
-      for (var i = 0; i < texts.length; i++) near = Math.max(near, match.nearValue(matcher, texts[i], work));
-      if (near > r.pattern) { r.pattern = near; r.found = "near"; r.literal = matcher.literal; }
+      var matcher = engine.matcher(r.ref), near = nearest(matcher, texts, work), literal = matcher.literal;
       if (!near && matcher.head) {  // its first sentence alone, within a few edits
-        for (i = 0; i < texts.length; i++) near = Math.max(near, match.HEAD_SHARE * match.nearValue(matcher.head, texts[i], work));
-        if (near > r.pattern) { r.pattern = near; r.found = "near"; r.literal = matcher.head.literal; }
+        near = match.HEAD_SHARE * nearest(matcher.head, texts, work);
+        literal = matcher.head.literal;
       }
+      if (near > r.pattern) { r.pattern = near; r.found = "near"; r.literal = literal; }
     });
+  }
+
+  function nearest(matcher, texts, work) {
+    var best = 0;
+    for (var i = 0; i < texts.length; i++) best = Math.max(best, match.nearValue(matcher, texts[i], work));
+    return best;
   }
 
   /* How much of a record's message the paste holds: of the distinct words
@@ -265,8 +283,8 @@
   function held(engine, r, text, q) {
     var matcher = engine.matcher(r.ref);
     if (!matcher) return { share: 0, rare: 0, line: 0 };
-    var words = tokens.unique(tokens.tokenize(matcher.text)), own = toSet(words);
-    var pasted = toSet(tokens.tokenize(text.slice(0, 20000))), hits = 0, rare = 0;
+    var words = literalWords(matcher), own = toSet(words);
+    var pasted = pastedWords(q, text), hits = 0, rare = 0;
     for (var i = 0; i < words.length; i++) {
       if (!pasted[words[i]]) continue;
       hits++;

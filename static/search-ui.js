@@ -126,13 +126,15 @@
 
   /* The query a search page's address carries: in its fragment (#q=…), which
    * no host receives, or, from older links and the form without JavaScript,
-   * in ?q=. */
+   * in ?q=. Line breaks as the box keeps them: a form sends a textarea's as CR LF. */
   function queryInAddress(location) {
-    var hash = /^#q=(.*)$/s.exec(location.hash || "");
+    var hash = /^#q=(.*)$/s.exec(location.hash || ""), query;
     if (hash) {
-      try { return decodeURIComponent(hash[1].replace(/\+/g, " ")); } catch (error) { return hash[1]; }
+      try { query = decodeURIComponent(hash[1].replace(/\+/g, " ")); } catch (error) { query = hash[1]; }
+    } else {
+      query = new URL(location.href).searchParams.get("q") || "";
     }
-    return new URL(location.href).searchParams.get("q") || "";
+    return query.replace(/\r\n?/g, "\n");
   }
 
   /* The search page's address for `query`, the query in its fragment. */
@@ -312,15 +314,14 @@
     });
     // A #q= link followed from this page, or typed into its address, searches it.
     window.addEventListener("hashchange", function () {
-      var query = queryInAddress(window.location).replace(/\r\n?/g, "\n");
+      var query = queryInAddress(window.location);
       if (query === input.value || query === renderedQuery) return;
       input.value = query;
       fitBox(input);
       run();
     });
     engineReady().catch(function () {});  // the search page will search: its code and meta.json load at once
-    // A form sends a textarea's line breaks as CR LF; the box keeps LF.
-    input.value = queryInAddress(window.location).replace(/\r\n?/g, "\n");
+    input.value = queryInAddress(window.location);
     fitBox(input);
     run();
   }
@@ -433,7 +434,7 @@
    * page with the text in its box. Either way with location.replace, so the
    * browser's history keeps no address holding the paste. */
   function goPage(status) {
-    var query = queryInAddress(window.location).replace(/\r\n?/g, "\n");
+    var query = queryInAddress(window.location);
     if (!query.trim()) { window.location.replace(searchPageAddress("")); return; }
     engineReady().then(function (search) {
       return search.search(query, 1);

@@ -17,15 +17,14 @@ import contextlib
 import json
 import re
 from collections import defaultdict
-from unittest import mock
 
 import pytest
 
+from bench.quality import literal, without_display_checks
 from errorsite import urls
 from errorsite.render import summarize
 from errorsite.search import search_pages
 from errorsite.validate import check
-from errorsite.validate import record as validate_record
 from tests.conftest import QUERIES, REAL_QUERIES, SHARED_RECORDS, need_shared, serve_site
 from tests.test_search_pastes import hard_documents, hard_path, hard_set
 
@@ -100,17 +99,11 @@ def queries():
 
 
 def summaries(documents: dict[str, dict], display: bool = True) -> list:
-    """name → record file's JSON: the summaries a build keeps, in its order.
-    Without `display`, the checks of what the page shows as plain text
-    (Markdown that outgrows its text, code a lexer stalls on: highlighting
-    every code field was most of the distractors' time) are left out: they
-    only drop values to plain text, never a record, and a summary reads none
-    of what they decide (see same_summaries)."""
+    """name → record file's JSON: the summaries a build keeps, in its order;
+    without `display`, made bench.quality.without_display_checks (see
+    same_summaries)."""
     found = []
-    with contextlib.ExitStack() as stack:
-        if not display:
-            stack.enter_context(mock.patch.object(validate_record, "check_markdown", lambda values, issues: None))
-            stack.enter_context(mock.patch.object(validate_record, "slow_code", lambda values, issues: ()))
+    with contextlib.nullcontext() if display else without_display_checks():
         for name, document in documents.items():
             checked = check(name, document)
             assert checked.record is not None, checked.problems  # the build would skip it
@@ -121,10 +114,6 @@ def summaries(documents: dict[str, dict], display: bool = True) -> list:
 def same_summaries(documents: dict[str, dict]) -> None:
     """The summaries made without the display checks are the build's own."""
     assert summaries(documents, display=False) == summaries(documents)
-
-
-def literal(pattern: str) -> str:
-    return re.sub(r"\{[^{}\s]*\}", "{}", pattern).casefold()
 
 
 def file_name(document: dict) -> str:
