@@ -134,6 +134,10 @@ RECORD_PAGE = re.compile(r"([^/]+)/([^/]+)/[^/]+/index\.html")  # owner/repo/slu
 
 def site_part(relative: str) -> str:
     """The part of a site (PART_PREFIXES, record pages, listings or other) a file's path is in."""
+    if relative.startswith("-/r/") and relative.endswith((".json", ".md")):  # issue 41: every record as data
+        return "records as JSON" if relative.endswith(".json") else "records as Markdown"
+    if relative == "llms.txt":
+        return "llms.txt"
     for prefix, part in PART_PREFIXES:
         if relative == prefix or (prefix.endswith("/") and relative.startswith(prefix)):
             return part

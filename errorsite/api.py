@@ -1,5 +1,9 @@
 """A JSON API beside the pages, for bots, editors and other tools:
 
+- `-/r/<id>.json`: the whole record as validated, in the record file's format
+  (so schema/record.v2.json validates it), with its URLs beside; it is also the
+  record's oEmbed response, whose fields sit beside these. Made with the
+  record's page, in the record step: it needs the whole record;
 - `-/api/repos.json`: every repository, its record count and its listing;
 - `-/api/repos/<owner>/<repo>.json`: that repository's records;
 - `-/code/<code>/index.json`: every record sharing an error code.
@@ -12,14 +16,38 @@ from collections import defaultdict
 from typing import Iterator
 
 from . import urls
-from .model import Page, Summary, inert_json
+from .model import FIELDS, Page, Record, Summary, inert_json
+from .sitecard import CardImage
+
+
+def record_data(site: urls.Site, r: Record) -> dict:
+    """Every field of the record (None where it has none), as the record file says it."""
+    data = {field.key: list(value) if isinstance(value := getattr(r, field.attr), tuple) else value
+            for field in FIELDS}
+    return {"record": data, "datasetVersion": r.dataset_version,
+            "url": site.absolute(urls.record_path(r)), "permalink": site.absolute(urls.permalink_path(r)),
+            "markdown": site.absolute(urls.record_markdown_path(r))}
+
+
+def oembed(site: urls.Site, site_name: str, r: Record | Summary, image: CardImage) -> dict:
+    """An oEmbed 1.0 "link" response: what Discourse, Notion and others show."""
+    return {"version": "1.0", "type": "link", "title": r.message,
+            "author_name": r.repo, "author_url": site.absolute(urls.repo_path(r.repo)),
+            "provider_name": site_name, "provider_url": site.base_url,
+            "thumbnail_url": image.url(site), "thumbnail_width": image.width, "thumbnail_height": image.height}
+
+
+def record_json(site: urls.Site, r: Record, embed: dict) -> Page:
+    """record_data with the oEmbed fields beside it: one file serves both
+    (they agree on `url`, the record page)."""
+    return Page(urls.record_json_path(r), inert_json({**embed, **record_data(site, r)}))
 
 
 def listed(site: urls.Site, s: Summary) -> dict:
     """One record in a listing: enough to find it and link to it."""
     return {"id": s.id, "repo": s.repo, "slug": s.slug, "message": s.message, "pattern": s.pattern,
             "errorCode": s.error_code, "url": site.absolute(urls.record_path(s)),
-            "permalink": site.absolute(urls.permalink_path(s))}
+            "permalink": site.absolute(urls.permalink_path(s)), "json": site.absolute(urls.record_json_path(s))}
 
 
 def by_repo(summaries: list[Summary]) -> dict[str, list[Summary]]:

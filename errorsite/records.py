@@ -23,6 +23,8 @@ from .render import SiteOptions, TemplateMissing, environment, record_page, summ
 from .validate import check
 from .cards import card_page
 from .links import permalink_page
+from .api import oembed, record_json
+from .readable import record_markdown
 
 
 class RenderFailed(Exception):
@@ -97,15 +99,18 @@ def claimed_id(path: Path, root: Path, data: object) -> str | None:
 
 
 def record_paths(record: Record, cards: bool = False) -> list[str]:
-    return [urls.record_path(record), urls.permalink_path(record),
-            *([urls.record_card_path(record)] if cards else [])]
+    return [urls.record_path(record), urls.permalink_path(record), urls.record_json_path(record),
+            urls.record_markdown_path(record), *([urls.record_card_path(record)] if cards else [])]
 
 
 def record_files(env, record: Record, summary: Summary) -> list[Page]:
-    """A record's own files, made from it alone: its page, then its
-    permalink, and its card image
-    when `cards` is on (the order of record_paths)."""
-    files = [record_page(env, record), permalink_page(env, summary)]
+    """A record's own files, made from it alone: its page, its permalink,
+    the record as JSON (also its oEmbed response) and as Markdown, and its
+    card image when `cards` is on (the order of record_paths)."""
+    site = env.globals["site"]
+    embed = oembed(site, env.globals["site_name"], record, env.globals["unfurl_image_of"](record))
+    files = [record_page(env, record), permalink_page(env, summary), record_json(site, record, embed),
+             record_markdown(site, record)]
     if env.globals["cards"]:  # its bytes depend on the card's inputs alone: unchanged, the writer keeps the file
         files.append(card_page(record, env.globals["site_name"]))
     return files

@@ -102,4 +102,5 @@ def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: in
     text = snippet(r, permalink, line_url, page_line)
     return dict(permalink=permalink, snippet=text, issue_search_url=issue_search_url(r),
                 new_issue_url=new_issue_url(r), body_limit=BODY_LIMIT, stale=staleness(r, line_url or r.github_url),
-                code_path=urls.code_path(r.error_code))
+                code_path=urls.code_path(r.error_code), json_path=urls.record_json_path(r),
+                markdown_path=urls.record_markdown_path(r))

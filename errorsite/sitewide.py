@@ -23,6 +23,7 @@ from .feeds import feed_pages
 from .finished import Finished
 from .links import code_pages, listing_paths
 from .model import Page, Reuse, Summary
+from .readable import llms_txt
 from .redirects import history_key, redirect_pages, served_lists
 from .render import SiteOptions, environment
 from .schema import schema_page
@@ -129,6 +130,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
         yield site_card(options.title, options.card)
         yield from sitemap(site, html_paths, last_modified(summaries))
         yield robots(site)
+        yield llms_txt(site, options.title, options.description, summaries)
         yield opensearch(env)
         yield schema_page(site)
         yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are

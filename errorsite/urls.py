@@ -149,6 +149,19 @@ def permalink_path(record) -> str:
     return f"{PERMALINKS_PATH}{record.id}/"
 
 
+def record_json_path(record) -> str:
+    """The whole record as data (api.record_json), beside its permalink: `-/r/<id>.json`."""
+    return f"{PERMALINKS_PATH}{record.id}.json"
+
+
+def record_markdown_path(record) -> str:
+    """The record as Markdown, for coding agents and terminals (readable.py): `-/r/<id>.md`."""
+    return f"{PERMALINKS_PATH}{record.id}.md"
+
+
+LLMS_PATH = "llms.txt"  # what the site holds and how to read it, for language models (llmstxt.org)
+
+
 def record_card_path(record) -> str:
     """The record's card image (cards.py), beside its permalink: it outlives renames too."""
     return f"{permalink_path(record)}card.png"

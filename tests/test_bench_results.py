@@ -83,9 +83,10 @@ def test_where_the_bytes_go_by_part_beside_hugo():
     assert [measure.site_part(path) for path in (
         "acme/tool/some-error/index.html", "acme/tool/index.html", "-/tags/io/index.html", "tags/io/index.html",
         "repos/acme/tool/index.html", "acme/page/2/index.html", "-/r/0123/index.html", "-/search/t/3.json", "index.json",
-        "-/code/e1/index.json", "sitemap.xml", "-/sitemaps/1.xml", "-/urls.json", "-/static/style.css")] == [
+        "-/code/e1/index.json", "sitemap.xml", "-/sitemaps/1.xml", "-/urls.json", "-/static/style.css", "-/r/0123.json", "-/r/0123.md", "llms.txt")] == [
         "record pages", "listings", "listings", "listings", "listings", "listings", "permanent links", "search data",
-        "search data", "error codes", "sitemap", "sitemap", "URL history", "other"]
+        "search data", "error codes", "sitemap", "sitemap", "URL history", "other", "records as JSON",
+        "records as Markdown", "llms.txt"]
     entry = result(site_parts={"record pages": (150_000_000, 10_000), "permanent links": (17_000_000, 10_000)},
                    hugo={**RUN, "stages": {}}, hugo_version="0.168.0", hugo_site_bytes=160_000_000, hugo_site_files=10_001,
                    hugo_site_parts={"record pages": (159_000_000, 10_000), "search data": (1_000_000, 1)})

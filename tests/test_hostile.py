@@ -345,8 +345,22 @@ def test_xss_payload_is_text_in_every_field(hostile, stem):
             assert payload in tree.root.find("section", **{"aria-labelledby": section}).text(), section
     if any(c in payload for c in "<>\"'&"):
         for path in hostile.out.rglob("*"):
-            if path.is_file() and "static" not in path.relative_to(hostile.out).parts and path.suffix != ".png":
+            if path.is_file() and "static" not in path.relative_to(hostile.out).parts and path.suffix not in (".png", ".md"):
                 assert payload not in path.read_text("utf-8"), f"{path} holds the raw payload"
+    assert_inert_markdown(hostile.out / f"-/r/{stem}.md", payload)
+
+
+def assert_inert_markdown(path: Path, payload: str) -> None:
+    """The record as Markdown holds the payload as text: a renderer that
+    lets raw HTML through (markdown-it with html on) finds none in it, and
+    every link it makes is one markdown-it's own link check lets through."""
+    from markdown_it import MarkdownIt
+    text = path.read_text("utf-8")
+    renderer = MarkdownIt("commonmark", {"html": True})
+    tokens = renderer.parse(text)
+    every = [*tokens, *(child for token in tokens for child in (token.children or []))]
+    assert not [t.content for t in every if t.type in ("html_block", "html_inline")], path
+    assert all(renderer.validateLink(t.attrGet("href") or "") for t in every if t.type == "link_open")
 
 
 MARKDOWN_LINKS = {  # stem → the hrefs and srcs its documentation section may have

@@ -86,7 +86,7 @@ def test_codes_are_resolved_across_repositories(site):
     assert twin["records"][1] == {
         "id": "r2", "repo": "spf13/cobra", "slug": "error-2", "message": "Error 2",
         "pattern": RECORDS[1].pattern, "errorCode": "e0308", "url": f"{BASE}spf13/cobra/error-2/",
-        "permalink": f"{BASE}-/r/r2/"}
+        "permalink": f"{BASE}-/r/r2/", "json": f"{BASE}-/r/r2.json"}
     assert "-/code/" in site and f"{BASE}{path}" in site["sitemap.xml"].decode()
 
 

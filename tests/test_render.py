@@ -303,7 +303,7 @@ def test_null_fields_leave_no_trace():
         "Cannot create a Pydantic dataclass from User as it is already a Pydantic model", "Share or report",
         "Record details"]
     facts = [squash(doc.inner(dt)) for dt in doc.find("dt")]
-    assert facts == ["Repository", "Type", "Severity", "Record id"]
+    assert facts == ["Repository", "Type", "Severity", "Record id", "As data"]
     assert not doc.find("p", class_="pattern")
     assert not doc.find("ul", class_="tags")
     assert not doc.find("time")

@@ -23,7 +23,8 @@ from tests.conftest import ROOT
 from tests.test_incremental import record_data, tree, write_records
 
 BASE_URL = "http://127.0.0.1:1/errors/"
-SUMMARY_PAGES = ["pydantic/pydantic/error-number-0/", "-/r/r0000/"]
+SUMMARY_PAGES = ["pydantic/pydantic/error-number-0/", "-/r/r0000/", "-/r/r0000.json", "-/r/r0000.md"]
+MADE = ", ".join(SUMMARY_PAGES)
 
 
 def quiet(line: str) -> None:
@@ -92,11 +93,9 @@ def test_an_entry_as_the_build_makes_it_passes():
                                                    "make for record r0000"),
     (["-/static/search-engine.js", SUMMARY_PAGES[1]], "lists \"-/static/search-engine.js\", a path the site does "
                                                       "not make for record r0000"),
-    (SUMMARY_PAGES[:1], "lists pydantic/pydantic/error-number-0/ where the site makes "
-                        "pydantic/pydantic/error-number-0/, -/r/r0000/ for record r0000"),
-    (SUMMARY_PAGES[::-1], "lists -/r/r0000/, pydantic/pydantic/error-number-0/ where the site makes "
-                          "pydantic/pydantic/error-number-0/, -/r/r0000/ for record r0000"),
-    ([], "lists no files where the site makes pydantic/pydantic/error-number-0/, -/r/r0000/ for record r0000"),
+    (SUMMARY_PAGES[:1], f"lists pydantic/pydantic/error-number-0/ where the site makes {MADE} for record r0000"),
+    (SUMMARY_PAGES[::-1], f"lists {', '.join(SUMMARY_PAGES[::-1])} where the site makes {MADE} for record r0000"),
+    ([], f"lists no files where the site makes {MADE} for record r0000"),
 ])
 def test_an_entry_naming_other_paths_is_refused(pages, why):
     assert unmade_entry(summary_of(record_data(0)), pages, cards=False) == why
@@ -110,7 +109,8 @@ def test_an_entry_naming_other_paths_is_refused(pages, why):
 ])
 def test_an_entry_whose_record_validate_would_refuse_is_refused(field, value, why):
     summary = summary_of(record_data(0))._replace(**{field: value})
-    pages = [f"{summary.repo.lower()}/{summary.slug}/", f"-/r/{summary.id}/"]
+    pages = [f"{summary.repo.lower()}/{summary.slug}/", f"-/r/{summary.id}/", f"-/r/{summary.id}.json",
+             f"-/r/{summary.id}.md"]
     assert unmade_entry(summary, pages, cards=False) == why
 
 
