@@ -37,6 +37,7 @@ COMMANDS_HELP = """commands:
   python build.py check [options]    validate the records without building (check --help)
   python build.py --shard K/N --out SHARD [options]    the record pages of one slice, for assemble
   python build.py assemble SHARD... --out SITE [options] one site from all the shards (assemble --help)
+  python build.py find [TEXT | -] --site DIR|URL       the record of an error, with the site's search (find --help)
 """
 BUILD_KEYS = [key.name for key in KEYS if not key.name.startswith("serve.")]
 SERVE_KEYS = [key.name for key in KEYS if key.name not in ("out", "cache_dir")]  # serve builds into a folder of its own
@@ -289,4 +290,9 @@ def check_command(argv: list[str]) -> int:
     return exit_status(result.problems, s.strict if args.warnings is None else args.warnings == "error")
 
 
-COMMANDS = {"serve": serve_command, "check": check_command, "assemble": assemble_command}
+def find_command(argv: list[str]) -> int:
+    from .find import command  # V8 (mini-racer) loads only for `find`
+    return command(argv)
+
+
+COMMANDS = {"serve": serve_command, "check": check_command, "assemble": assemble_command, "find": find_command}
