@@ -140,8 +140,15 @@
   /* The search page's address for `query`, the query in its fragment. */
   function searchPageAddress(query) {
     var url = new URL(ROOT + "-/search/", window.location.href);
-    if (query) url.hash = "q=" + encodeURIComponent(query);
+    var shown = shareable(query);
+    if (shown) url.hash = "q=" + encodeURIComponent(shown);
     return url.toString();
+  }
+
+  /* A query as it may leave the browser in an address (search-redact.js);
+   * before the engine, which brings the redaction, has loaded: nothing. */
+  function shareable(query) {
+    return query && window.ErrorSearchRedact ? window.ErrorSearchRedact.redact(query).text : "";
   }
 
   function searchPage(input, list, status, weak, related) {
@@ -153,15 +160,37 @@
 
     function setStatus(text) { status.textContent = text; }
 
+    // What the address and the title leave out of the paste, and the text they hold instead.
+    var privacy = document.createElement("details");
+    privacy.id = "search-redacted";
+    privacy.className = "search-redacted";
+    privacy.hidden = true;
+    var privacySummary = document.createElement("summary");
+    var privacyText = document.createElement("pre");
+    privacy.appendChild(privacySummary);
+    privacy.appendChild(privacyText);
+    status.parentNode.insertBefore(privacy, status);
+
+    function showRedacted(redacted) {
+      var hidden = window.ErrorSearchRedact ? window.ErrorSearchRedact.describe(redacted.found) : "";
+      privacy.hidden = !hidden;
+      if (!hidden) return;
+      privacySummary.textContent = "This page's address and title leave out " + hidden + ": what a copied link holds";
+      privacyText.textContent = redacted.text;
+    }
+
     // The address names the query whose results are shown, once they are.
     function render(query, results) {
       // The query goes in the fragment, never to the host (nor its logs): a ?q= is dropped.
+      // Both hold it redacted (search-redact.js), and the preview says what they hide.
       var url = new URL(window.location.href);
+      var redacted = query ? window.ErrorSearchRedact.redact(query) : { text: "", found: {} };
       url.searchParams.delete("q");
-      url.hash = query ? "q=" + encodeURIComponent(query) : "";
+      url.hash = query ? "q=" + encodeURIComponent(redacted.text) : "";
       window.history.replaceState(null, "", url.toString());
-      // ...and so does the title, so each search in the browser's history says which.
-      var shown = query.replace(/\s+/g, " ").trim();
+      showRedacted(redacted);
+      // ...and so does the title, with the paste's message line only, so each search in the history says which.
+      var shown = window.ErrorSearchRedact ? window.ErrorSearchRedact.messageLine(redacted.text) : "";
       document.title = (shown ? "“" + (shown.length > 60 ? shown.slice(0, 59) + "…" : shown) + "” — " : "") + pageTitle;
       renderedQuery = query;
       list.textContent = "";

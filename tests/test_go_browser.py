@@ -7,7 +7,7 @@ and the search page keeps its query in #q= too."""
 from __future__ import annotations
 
 import re
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 
@@ -48,7 +48,7 @@ def test_an_error_without_a_record_lands_on_the_search_page_with_its_text(shared
     assert page.page.goto(shared_site.base_url + "-/go/#q=" + quote(UNKNOWN)).ok
     page.page.wait_for_url(re.compile(r".*/errors/-/search/#q=.*"))
     page.page.wait_for_selector("#search-results > li")
-    assert page.page.input_value("#search-input") == UNKNOWN
+    assert page.page.input_value("#search-input") == UNKNOWN.replace("/home/alice", "/home/<user>")  # as the address holds it
     assert page.page.get_attribute("#search-results", "data-match") == "none"
     assert page.page.locator("#search-status").inner_text().startswith("No record for this error yet.")
     assert page.page.evaluate("history.length") == before + 1
@@ -74,4 +74,40 @@ def test_the_search_page_keeps_its_query_in_the_fragment_and_reads_old_links(sha
 def test_an_empty_link_opens_the_search_page(shared_site, page):
     assert page.page.goto(shared_site.base_url + "-/go/").ok
     page.page.wait_for_url(re.compile(r".*/errors/-/search/$"))
+    assert page.errors == []
+
+
+PRIVATE = ("Traceback (most recent call last):\n  File \"/home/alice/app/main.py\", line 12, in <module>\n"
+           "    client.connect(\"https://bob:hunter2@db.example.com\", token=\"ghp_abcdefghijklmnopqrstuvwxyz0123456789\")\n"
+           "ConnectionError: cannot reach 10.0.0.12 for alice@example.com")
+
+
+def test_what_leaves_the_browser_is_redacted_with_a_preview(shared_site, page):
+    """The search page's address and title, and the links to it, hold the paste
+    without home folder names, tokens, passwords, e-mail and IP addresses; the
+    title only its message line; a preview says what was left out; the box keeps it all."""
+    assert page.page.goto(shared_site.base_url + "-/search/").ok
+    page.page.fill("#search-input", PRIVATE)
+    page.page.wait_for_function("() => document.title.startsWith('“')")
+    fragment = unquote(urlsplit(page.page.url).fragment)
+    assert fragment.startswith("q=Traceback") and "/home/<user>/app" in fragment and "<token>" in fragment
+    for secret in ("alice", "hunter2", "ghp_", "10.0.0.12"):
+        assert secret not in fragment and secret not in page.page.title()
+    assert page.page.title().startswith("“ConnectionError: cannot reach <ip> for <email>”")
+    assert page.page.input_value("#search-input") == PRIVATE
+    preview = page.page.locator("#search-redacted")
+    assert preview.is_visible()
+    assert preview.locator("summary").inner_text() == (
+        "This page's address and title leave out 2 tokens, 1 password in a URL, 1 e-mail address, "
+        "1 home folder name, 1 IP address: what a copied link holds")
+    preview.locator("summary").click()
+    assert "/home/<user>/app/main.py" in preview.locator("pre").inner_text()
+    # an ordinary paste hides nothing, and says nothing of it
+    page.page.fill("#search-input", "input rank for GroupNorm should be at least 3")
+    page.page.wait_for_function("() => document.title.startsWith('“input rank')")
+    assert not preview.is_visible()
+    # /-/go/ hands an unmatched paste to the search page redacted, too
+    assert page.page.goto(shared_site.base_url + "-/go/#q=" + quote(PRIVATE)).ok
+    page.page.wait_for_url(re.compile(r".*/errors/-/search/#q=.*"))
+    assert "alice" not in unquote(page.page.url) and "<user>" in unquote(page.page.url)
     assert page.errors == []

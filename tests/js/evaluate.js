@@ -19,6 +19,7 @@ globalThis.ErrorSearchRank = require(path.join(STATIC, "search-rank.js"));
 globalThis.ErrorSearch = require(path.join(STATIC, "search-core.js"));
 globalThis.ErrorSearchData = require(path.join(STATIC, "search-data.js"));
 require(path.join(STATIC, "search-cutoff.js"));  // sets window.searchCutoff
+globalThis.ErrorSearchRedact = require(path.join(STATIC, "search-redact.js"));
 
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on("line", (line) => {
