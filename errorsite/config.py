@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from .render import SITE_DESCRIPTION, SITE_NAME, SiteOptions
 from .sitecard import MAX_FILE_BYTES, CardFile, card_file
 from .urls import PAGE_SIZE, normalize_base_url
+from .validate.formats import repo_problems
 
 DEFAULT_CONFIG = Path("site.toml")
 DEFAULT_BASE_URL = "http://localhost:8000/"
@@ -49,6 +50,8 @@ KEYS: tuple[Key, ...] = (
     Key("base_url", "url", DEFAULT_BASE_URL,
         "absolute URL the site is served from, e.g. https://example.org/errors/"),
     Key("dataset_url", "link", None, "the dataset's home page, linked from every footer"),
+    Key("dataset_repo", "repo", None, "the dataset's GitHub repository, owner/name: each record page offers "
+        "\"Report a problem with this record\" there, and a search with no match \"Request this error\""),
     Key("page_size", "count", PAGE_SIZE, "entries per listing page"),
     Key("templates", "folder", None, "folder of templates that replace the built-in ones of the same name"),
     Key("records", "folder", Path("records"), "folder of record JSON files, read recursively"),
@@ -65,10 +68,10 @@ KEYS: tuple[Key, ...] = (
     Key("serve.port", "port", 8000, "port `serve` listens on (0: any free port)"),
 )
 BY_NAME = {key.name: key for key in KEYS}
-TOML_TYPE = {"text": str, "host": str, "url": str, "link": str, "folder": str, "path": str, "png": str,
+TOML_TYPE = {"text": str, "host": str, "url": str, "link": str, "repo": str, "folder": str, "path": str, "png": str,
              "count": int, "port": int, "bool": bool}
 TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean (true or false)"}
-KIND_NAMES = {"text": "string", "host": "string", "url": "URL", "link": "URL", "folder": "folder", "path": "path",
+KIND_NAMES = {"text": "string", "host": "string", "url": "URL", "link": "URL", "repo": "owner/name", "folder": "folder", "path": "path",
               "png": "PNG file", "count": "integer", "port": "integer", "bool": "boolean"}
 
 
@@ -95,11 +98,12 @@ class Settings:
     config: Path | None = None   # the file they came from, if any
     cache_dir: Path | None = None   # None: the user's cache folder (cache/folder.py)
     defaulted: frozenset[str] = frozenset()   # the keys neither the options nor the file gave
+    dataset_repo: str | None = None   # owner/name on GitHub, for report and request links
 
     @property
     def site_options(self) -> SiteOptions:
         return SiteOptions(self.title, self.description, self.dataset_url, self.page_size, self.templates,
-                           self.card, self.cards)
+                           self.card, self.cards, self.dataset_repo)
 
 
 # --- the file ------------------------------------------------------------------------
@@ -180,6 +184,10 @@ def checked(key: Key, value, where: str, folder: Path):
                 c.isspace() or ord(c) < 32 for c in value):
             fail(f"must be an absolute http(s) URL, got {value!r}")
         return value
+    if key.kind == "repo":
+        if repo_problems(value):
+            fail(f"must be a GitHub repository as owner/name, got {value!r}")
+        return value
     if key.kind == "png":
         path = folder / Path(value).expanduser()
         try:
@@ -224,7 +232,7 @@ def add_options(parser: argparse.ArgumentParser, names: list[str]) -> None:
 
 
 SHORT = {"jobs": ("-j",)}
-METAVARS = {"text": "TEXT", "host": "ADDRESS", "url": "URL", "link": "URL", "folder": "DIR", "path": "DIR",
+METAVARS = {"text": "TEXT", "host": "ADDRESS", "url": "URL", "link": "URL", "repo": "OWNER/NAME", "folder": "DIR", "path": "DIR",
             "png": "FILE", "count": "N", "port": "PORT"}
 
 

@@ -16,7 +16,7 @@ from .markup import (highlight_block, highlight_lines, isolate, lexer_for, line_
 from .assets import SEARCH_ENGINE
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
-from .share import share_values
+from .share import report_url, share_values
 from .cards import card_image
 from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
 from .describe import page_title, record_description, unfurl_description
@@ -65,6 +65,7 @@ class SiteOptions(NamedTuple):
     templates: Path | None = None    # a folder whose templates replace the built-in ones
     card: CardFile | None = None     # the site's own card image, else one made from the title (sitecard.py)
     cards: bool = False              # a card image per record, for large unfurls (cards.py)
+    dataset_repo: str | None = None  # owner/name: report and request links go to its issues (share.py)
 
 
 class Link(NamedTuple):
@@ -120,7 +121,7 @@ def environment(site: urls.Site, total_records: int = 0,
     env.filters["isolate"] = isolate
     env.globals.update(
         site=site, site_name=options.title, site_description=options.description,
-        dataset_url=options.dataset_url, page_size=options.page_size,
+        dataset_url=options.dataset_url, dataset_repo=options.dataset_repo, page_size=options.page_size,
         csp=Markup(CSP), total_records=total_records,  # a constant with quotes in it: as it is, not as &#39;
         asset=lambda name: urls.STATIC_PATH + name,  # a path, for templates that override ours
         asset_url=lru_cache(maxsize=None)(lambda name: urls.asset_href(site, name, versions)),
@@ -164,11 +165,12 @@ def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:
 
 def record_page(env: jinja2.Environment, record: Record) -> Page:
     path = urls.record_path(record)
-    return render(env, "record.html", path, **record_values(env.globals["site"], record, path),
+    return render(env, "record.html", path, **record_values(env.globals["site"], record, path,
+                                                            env.globals["dataset_repo"]),
                   unfurl_image=env.globals["unfurl_image_of"](record))
 
 
-def record_values(site: urls.Site, r: Record, path: str) -> dict:
+def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | None = None) -> dict:
     lexer = lexer_for(r.file_path)
     source_lines = []
     if r.source_code:
@@ -209,6 +211,7 @@ def record_values(site: urls.Site, r: Record, path: str) -> dict:
         prose=prose,
         sections=[(anchor, title) for anchor, title in SECTIONS if shown.get(anchor, anchor in ("share", "details"))],
         **share_values(site, r, line, page_line),
+        report_url=report_url(dataset_repo, r, site.absolute(urls.permalink_path(r))) if dataset_repo else None,
     )
 
 

@@ -95,6 +95,17 @@ def new_issue_url(r: Record, body: str | None = None) -> str:
     return f"https://github.com/{quote(r.repo)}/issues/new?{urlencode(query)}"
 
 
+def report_url(dataset_repo: str, r: Record, permalink: str) -> str:
+    """A new issue in the dataset's repository about this record, with what
+    its maintainers need to find it: id, dataset version, analysed commit."""
+    body = "\n".join([f"Record: {r.id} ({permalink})", f"Repository: {r.repo}",
+                      f"Dataset version: {one_line(r.dataset_version or 'unknown')}",
+                      f"Analysed commit: {one_line(r.analyzed_sha or 'unknown')}",
+                      f"Source: {r.github_url}", "", "What is wrong with this record:", ""])
+    query = {"title": f"Record {r.id}: {one_line(r.message)}"[:TITLE_LIMIT], "body": body[:BODY_LIMIT]}
+    return f"https://github.com/{quote(dataset_repo)}/issues/new?{urlencode(query)}"
+
+
 def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: int | None = None) -> dict:
     """What record.html shows besides the record: links, snippet, notice.
     `page_line`: the raising line, when the page shows it (its id is `L<n>`)."""

@@ -171,6 +171,26 @@
     privacy.appendChild(privacyText);
     status.parentNode.insertBefore(privacy, status);
 
+    /* "Request this error": a new issue in the dataset's repository, when the
+     * site names one, titled with the paste's message line and holding the
+     * paste, both redacted (what goes to GitHub is what a copied link holds). */
+    function addRequest(redacted) {
+      var repo = status.getAttribute("data-request-repo");
+      if (!repo || !window.ErrorSearchRedact) return;
+      var line = window.ErrorSearchRedact.messageLine(redacted.text).slice(0, 180);
+      var fence = "```";
+      while (redacted.text.indexOf(fence) >= 0) fence += "`";
+      var body = "Please add a record for this error.\n\n" + fence + "\n" + redacted.text.slice(0, 3000) + "\n" + fence + "\n";
+      var link = document.createElement("a");
+      link.className = "request-record";
+      link.rel = "noopener";
+      link.href = "https://github.com/" + repo.split("/").map(encodeURIComponent).join("/") + "/issues/new?title=" +
+        encodeURIComponent("Request: " + line) + "&body=" + encodeURIComponent(body);
+      link.textContent = "Request this error";
+      status.appendChild(document.createTextNode(" "));
+      status.appendChild(link);
+    }
+
     function showRedacted(redacted) {
       var hidden = window.ErrorSearchRedact ? window.ErrorSearchRedact.describe(redacted.found) : "";
       privacy.hidden = !hidden;
@@ -217,6 +237,7 @@
         browse.textContent = "browse by repository";
         status.appendChild(browse);
         status.appendChild(document.createTextNode("."));
+        addRequest(redacted);
         return;
       }
       var split = window.searchCutoff(results);
@@ -226,6 +247,7 @@
         related.hidden = false;
         setStatus(NO_MATCH + " " + current.length + (current.length === 1 ? " related record" : " related records") +
                   weaker + " below share some of its words — ↑ ↓ choose one, Enter opens it.");
+        addRequest(redacted);
       } else {
         setStatus(current.length + (current.length === 1 ? " result" : " results") + weaker + " — Enter opens the first, ↑ ↓ move.");
       }

@@ -46,6 +46,7 @@ title = "Acme Errors"
 description = "Every error Acme raises."
 base_url = "https://example.org/errors"
 dataset_url = "https://github.com/acme/errors"
+dataset_repo = "acme/errors"
 page_size = 50
 templates = "theme"
 records = "recs"
@@ -63,7 +64,7 @@ port = 0
     assert values == {
         "title": "Acme Errors", "description": "Every error Acme raises.",
         "base_url": "https://example.org/errors/", "dataset_url": "https://github.com/acme/errors",
-        "page_size": 50, "templates": tmp_path / "theme", "records": tmp_path / "recs",
+        "dataset_repo": "acme/errors", "page_size": 50, "templates": tmp_path / "theme", "records": tmp_path / "recs",
         "out": tmp_path / "public", "cache_dir": tmp_path / "build-cache", "strict": True, "jobs": 2,
         "card": sitecard.card_file((tmp_path / "card.png").read_bytes()), "cards": True,
         "serve.host": "127.0.0.1", "serve.port": 0,
@@ -94,6 +95,10 @@ def test_an_empty_file_sets_nothing():
     ('base_url = "example.org"', "site.toml: base_url: must be an absolute http(s) URL, got 'example.org'"),
     ('dataset_url = "javascript:alert(1)"',
      "site.toml: dataset_url: must be an absolute http(s) URL, got 'javascript:alert(1)'"),
+    ('dataset_repo = "https://github.com/acme/errors"',
+     "site.toml: dataset_repo: must be a GitHub repository as owner/name, got 'https://github.com/acme/errors'"),
+    ('dataset_repo = "acme/errors/../x"',
+     "site.toml: dataset_repo: must be a GitHub repository as owner/name, got 'acme/errors/../x'"),
     ("serve = 3", "site.toml: serve: expected a table ([serve]), got 3"),
     ("[serve]\nport = 70000", "site.toml: serve.port: must be a port number from 0 to 65535, got 70000"),
     ('[serve]\nport = "8000"', 'site.toml: serve.port: expected an integer, got "8000"'),

@@ -111,3 +111,37 @@ def test_what_leaves_the_browser_is_redacted_with_a_preview(shared_site, page):
     page.page.wait_for_url(re.compile(r".*/errors/-/search/#q=.*"))
     assert "alice" not in unquote(page.page.url) and "<user>" in unquote(page.page.url)
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def site_with_dataset_repo(tmp_path_factory):
+    from errorsite.render import SiteOptions
+    from tests.conftest import SHARED_RECORDS, Server, build_quietly, need_shared
+    need_shared()
+    root = tmp_path_factory.mktemp("dataset-repo")
+    server = Server(root)
+    result, _ = build_quietly(SHARED_RECORDS, root / "errors", server.base_url,
+                              options=SiteOptions(dataset_repo="acme/errors"))
+    assert result.written
+    yield server
+    server.close()
+
+
+def test_a_search_with_no_match_offers_to_request_the_error_redacted(site_with_dataset_repo, page):
+    from urllib.parse import parse_qs
+    assert page.page.goto(site_with_dataset_repo.base_url + "-/search/").ok
+    page.page.fill("#search-input", PRIVATE)
+    page.page.wait_for_function("() => document.title.startsWith('“')")
+    link = page.page.locator("#search-status a.request-record")
+    assert link.inner_text() == "Request this error"
+    url = urlsplit(link.get_attribute("href"))
+    assert (url.netloc, url.path) == ("github.com", "/acme/errors/issues/new")
+    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+    assert query["title"] == "Request: ConnectionError: cannot reach <ip> for <email>"
+    assert "/home/<user>/app/main.py" in query["body"] and "alice" not in query["body"]
+    assert "hunter2" not in query["body"] and "ghp_" not in query["body"]
+    # a match offers none
+    page.page.fill("#search-input", "input rank for GroupNorm should be at least 3")
+    page.page.wait_for_function("() => document.title.startsWith('“input rank')")
+    assert page.page.locator("#search-status a.request-record").count() == 0
+    assert page.errors == []

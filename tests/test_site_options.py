@@ -127,3 +127,25 @@ def test_a_broken_override_fails_the_build_naming_the_file(tmp_path):
     with pytest.raises(jinja2.TemplateSyntaxError) as error:
         pages(SiteOptions(templates=tmp_path))
     assert error.value.filename == str(tmp_path / "footer.html")
+
+
+# --- the way back to the dataset (dataset_repo) -----------------------------------------
+
+def test_dataset_repo_adds_a_report_link_to_each_record_and_requests_to_search():
+    from urllib.parse import parse_qs, urlsplit
+    site = pages(SiteOptions(dataset_repo="acme/errors"))
+    record = RECORDS[0]
+    page = site[urls.record_path(record)]
+    [href] = re.findall(r'<a href="([^"]+)" rel="noopener">Report a problem with this record</a>', page)
+    url = urlsplit(href.replace("&amp;", "&"))
+    assert (url.scheme, url.netloc, url.path) == ("https", "github.com", "/acme/errors/issues/new")
+    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+    assert query["title"] == f"Record {record.id}: {record.message}"
+    body = query["body"]
+    assert f"Record: {record.id} ({SITE.absolute(urls.permalink_path(record))})" in body
+    assert f"Dataset version: {record.dataset_version or 'unknown'}" in body
+    assert f"Analysed commit: {record.analyzed_sha or 'unknown'}" in body
+    assert 'data-request-repo="acme/errors"' in site[urls.SEARCH_PATH]
+    plain = pages()
+    assert "Report a problem" not in plain[urls.record_path(record)]
+    assert "data-request-repo" not in plain[urls.SEARCH_PATH]
