@@ -193,7 +193,7 @@ def sitemap(site: urls.Site, paths: list[str], lastmod: dict[str, str] | None = 
     the protocol's limits."""
     lastmod = lastmod or {}
     entries = []
-    for path in sorted(p for p in paths if (p.endswith("/") or p == "") and p != urls.GO_PATH):
+    for path in sorted(p for p in paths if (p.endswith("/") or p == "") and not p.startswith(urls.GO_PATH)):
         day = f"<lastmod>{escape(lastmod[path])}</lastmod>" if path in lastmod else ""
         entries.append(f"  <url><loc>{escape(site.absolute(path))}</loc>{day}</url>")
     parts = split_within(entries, most_urls, most_bytes - 200)  # room for the urlset's own lines

@@ -57,6 +57,19 @@ def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Pa
                                links)
 
 
+def go_code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
+    """`-/go/code/<code>/`, a link a tool builds from an error code: it sends
+    the reader to the record when one record has the code, else to the code's
+    page, which lists them (`noindex`, like every redirect). A code written
+    otherwise (`E0308` for `e0308`) reaches it through 404.html's script."""
+    site = env.globals["site"]
+    for path, members in by_code(summaries).items():
+        code = members[0].error_code
+        target = urls.record_path(members[0]) if len(members) == 1 else path
+        yield render(env, "go-code.html", urls.go_code_path(code), target=target, code=code, count=len(members),
+                     message=members[0].message, canonical=site.absolute(target))
+
+
 def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
     """The paths of the listing pages browse_pages and code_pages make (home,
     search and /-/go/ included), without making them: what the redirect pages need
@@ -68,5 +81,6 @@ def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
         paths.update(page for page, _, _ in paginate(directory, list(groups), page_size))
     codes = by_code(summaries)
     paths.update(codes)
+    paths.update(urls.go_code_path(members[0].error_code) for members in codes.values())
     paths.update(page for page, _, _ in paginate(urls.CODES_PATH, list(codes), page_size))
     return paths

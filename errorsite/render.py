@@ -125,7 +125,7 @@ def environment(site: urls.Site, total_records: int = 0,
         csp=Markup(CSP), total_records=total_records,  # a constant with quotes in it: as it is, not as &#39;
         asset=lambda name: urls.STATIC_PATH + name,  # a path, for templates that override ours
         asset_url=lru_cache(maxsize=None)(lambda name: urls.asset_href(site, name, versions)),
-        home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH,
+        home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH, go_code_path=urls.GO_CODE_PATH,
         repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH, codes_path=urls.CODES_PATH,
         opensearch_path=urls.OPENSEARCH_PATH,
         card_image=urls.CARD_IMAGE_PATH, card_size=CARD_SIZE, feed=urls.feed_path,

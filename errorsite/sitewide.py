@@ -21,7 +21,7 @@ from .cache.keys import history_digest, summaries_key
 from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
 from .feeds import feed_pages
 from .finished import Finished
-from .links import code_pages, listing_paths
+from .links import code_pages, go_code_pages, listing_paths
 from .model import Page, Reuse, Summary
 from .readable import llms_txt
 from .redirects import history_key, redirect_pages, served_lists
@@ -113,6 +113,9 @@ def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str],
                 html_paths.append(page.path)
                 yield page
             for page in code_pages(env, summaries):
+                html_paths.append(page.path)
+                yield page
+            for page in go_code_pages(env, summaries):
                 html_paths.append(page.path)
                 yield page
         with timed(timings, "links"):  # the JSON API and the feeds

@@ -149,8 +149,9 @@ def listing_shape(path: object) -> bool:
     if number is not None and not (PAGE_NUMBER.fullmatch(number) and number != "1"):
         return False
     parts = base.split("/")[:-1]
-    if parts[:1] == ["-"]:
-        return 2 <= len(parts) <= 3 and all(part and urls.url_segment(part) == part for part in parts[1:])
+    if parts[:1] == ["-"]:  # `-/go/code/<code>/` is the one four deep
+        deepest = 4 if base.startswith(urls.GO_CODE_PATH) and number is None else 3
+        return 2 <= len(parts) <= deepest and all(part and urls.url_segment(part) == part for part in parts[1:])
     return len(parts) == 2 and record_shape(f"{base}x/")  # a repository's: `owner/name/`
 
 

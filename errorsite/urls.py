@@ -77,6 +77,7 @@ TYPES_PATH = OWN + "types/"
 SEVERITIES_PATH = OWN + "severities/"
 SEARCH_PATH = OWN + "search/"
 GO_PATH = OWN + "go/"           # /-/go/#q=<text>: the record of an error, from its text (go.html)
+GO_CODE_PATH = GO_PATH + "code/"  # /-/go/code/<code>/: the record of an error code, or its records (go-code.html)
 STATIC_PATH = OWN + "static/"
 HOME_PATH = ""
 
@@ -172,6 +173,12 @@ def code_path(error_code: str | None) -> str | None:
     no code, or one without a letter or digit."""
     segment = url_segment(error_code or "")
     return f"{CODES_PATH}{segment}/" if segment else None
+
+
+def go_code_path(error_code: str | None) -> str | None:
+    """`-/go/code/e0308/`: a link a tool builds from an error code (code_path's segment)."""
+    segment = url_segment(error_code or "")
+    return f"{GO_CODE_PATH}{segment}/" if segment else None
 
 
 def code_json_path(error_code: str) -> str | None:

@@ -145,3 +145,53 @@ def test_a_search_with_no_match_offers_to_request_the_error_redacted(site_with_d
     page.page.wait_for_function("() => document.title.startsWith('“input rank')")
     assert page.page.locator("#search-status a.request-record").count() == 0
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def host_with_404(shared_site):
+    """The shared site as a static host serves it: a missing path gets the site's 404.html
+    (GitHub Pages, Netlify and Cloudflare Pages do; Python's http.server does not)."""
+    import functools
+    import http.server
+    import threading
+    from pathlib import Path
+    root = Path(shared_site.root)
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def send_error(self, code, message=None, explain=None):
+            if code != 404:
+                return super().send_error(code, message, explain)
+            body = (root / "errors" / "404.html").read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/errors/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.mark.parametrize("code, lands", [
+    ("json.exception.parse_error.101", "/errors/-/code/json-exception-parse-error-101/"),  # two records: the code's page
+    ("JSON.EXCEPTION.OUT_OF_RANGE.409", "/errors/nlohmann/json/bson-key-cannot-contain-code-point-u-0000-at-byte/"),  # one: its record
+    ("WRONGPASS", "/errors/redis/redis/wrongpass-invalid-username-password-pair-or-user-is-disabled/"),
+])
+def test_a_link_built_from_an_error_code_as_written_lands(host_with_404, page, code, lands):
+    assert page.page.goto(host_with_404 + "-/go/code/" + quote(code) + "/")
+    page.page.wait_for_url(re.compile(re.escape(lands) + ".*"))
+    page.page.wait_for_selector("h1")
+    assert [e for e in page.errors if "status of 404" not in e] == []  # the host's 404 for the code as written
+
+
+def test_an_unknown_code_stays_not_found(host_with_404, page):
+    page.page.goto(host_with_404 + "-/go/code/NO_SUCH_CODE/")
+    page.page.wait_for_url(re.compile(r".*/-/go/code/no-such-code/$"))
+    page.page.wait_for_selector("h1")
+    assert page.page.locator("h1").inner_text() == "Page not found"

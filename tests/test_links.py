@@ -74,6 +74,19 @@ def test_the_record_page_gives_its_permalink():
     assert f'data-permalink="{BASE}-/r/r1/"' in html
 
 
+def test_a_link_built_from_a_code_opens_its_record_or_its_records(site):
+    """-/go/code/<code>/ (issue 41): one record with the code, its page; several, the code's page."""
+    assert urls.go_code_path("E0308") == "-/go/code/e0308/" and urls.go_code_path(None) is None
+    several = site["-/go/code/e0308/"].decode()
+    assert f'data-target="{SITE.href("-/code/e0308/")}"' in several and '<meta name="robots" content="noindex">' in several
+    assert "2 error records with code <code>E0308</code>" in several
+    one = site["-/go/code/err-invalid-arg-type/"].decode()
+    assert f'data-target="{SITE.href(urls.record_path(RECORDS[2]))}"' in one
+    assert f'<link rel="canonical" href="{SITE.absolute(urls.record_path(RECORDS[2]))}">' in one
+    assert "/-/go/" not in site["sitemap.xml"].decode()
+    assert f'data-go-code="{SITE.href("-/go/code/")}"' in site["404.html"].decode()
+
+
 def test_codes_are_resolved_across_repositories(site):
     path = urls.code_path("E0308")
     assert path == "-/code/e0308/" and urls.code_path("ERR_INVALID_ARG_TYPE") == "-/code/err-invalid-arg-type/"
@@ -172,16 +185,17 @@ def test_pages_link_the_feeds_they_belong_to(site):
 def test_listing_paths_foresee_every_listing_made():
     """The global pages' cache key needs the listings' paths before they are
     made (redirects.history_key): links.listing_paths must name exactly the
-    listing pages browse_pages and code_pages make, paginated ones too."""
+    listing pages browse_pages, code_pages and go_code_pages make, paginated ones too."""
     from errorsite.browse import browse_pages
-    from errorsite.links import code_pages, listing_paths
+    from errorsite.links import code_pages, go_code_pages, listing_paths
     from errorsite.redirects import served_lists
     from errorsite.render import SiteOptions, environment, summarize
     records = [*RECORDS, *(make(10 + i, repo=["a/b", "c/d"][i % 2], tags=[f"t{i % 3}", "x"], errorType=f"k{i % 2}",
                                 errorCode=["E1", "E2", None][i % 3]) for i in range(9))]
     summaries = sorted(map(summarize, records), key=urls.record_path)
     env = environment(SITE, len(summaries), SiteOptions(page_size=2))
-    made = [page.path for page in [*browse_pages(env, summaries), *code_pages(env, summaries)]]
+    made = [page.path for page in [*browse_pages(env, summaries), *code_pages(env, summaries),
+                                   *go_code_pages(env, summaries)]]
     lists = listing_paths(summaries, 2)
     assert any("/-/page/3/" in path for path in lists)
     assert lists == served_lists(summaries, [*made, *(urls.record_path(s) for s in summaries)])

@@ -22,9 +22,10 @@ def pages(options: SiteOptions = SiteOptions(), records=RECORDS) -> dict[str, st
 
 
 def html_pages(site: dict[str, str]) -> dict[str, str]:
-    """Every page people read; not the permalinks' lean redirect pages (tests/test_links.py)."""
+    """Every page people read; not the lean redirect pages of permalinks and codes (tests/test_links.py)."""
     return {path: text for path, text in site.items()
-            if (path.endswith("/") or path.endswith(".html") or path == "") and not path.startswith(urls.PERMALINKS_PATH)}
+            if (path.endswith("/") or path.endswith(".html") or path == "")
+            and not path.startswith((urls.PERMALINKS_PATH, urls.GO_CODE_PATH))}
 
 
 @pytest.fixture(scope="module")
