@@ -125,7 +125,7 @@ def totals(parts: dict[str, tuple[int, int]]) -> tuple[int, int]:
 # Where a site's bytes go, by path, named alike for ours and Hugo's (bench/hugo.py's
 # layout: taxonomies at the top, the search file `index.json`), so that the report can
 # set what both sites make beside what only ours does.
-PART_PREFIXES = (("-/r/", "permanent links"), ("-/search/", "search data"), ("index.json", "search data"),
+PART_PREFIXES = (("-/go/", "links from tools"), ("-/r/", "permanent links"), ("-/search/", "search data"), ("index.json", "search data"),
                  ("-/code/", "error codes"), ("-/feeds/", "feeds"), ("-/api/", "JSON API"),
                  ("-/sitemaps/", "sitemap"), ("sitemap.xml", "sitemap"), ("-/urls.json", "URL history"))
 HUGO_LISTINGS = {"tags", "types", "severities", "repos", "page"}  # its taxonomies, and its pagination: …/page/N/

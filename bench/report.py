@@ -70,6 +70,11 @@ def table(r: dict) -> str:
         lines.append(row("Hugo + Pagefind") + site_cells(*with_search, n))
         lines.append(row("ours / Hugo+Pagefind") + f"{ratio(r['site_bytes'], with_search[0])} bytes, "
                                                       f"{ratio(files, with_search[1])} files")
+        if r.get("site_parts") and r.get("hugo_site_parts"):
+            # The decided comparison (DEVELOPERS.md): the parts both sites make, not what only ours offers.
+            shared = sum(size for name, (size, _) in r["site_parts"].items() if name in r["hugo_site_parts"])
+            lines.append(row("what both make") + f"ours {shared / 1e6:,.1f} MB, Hugo+Pagefind {with_search[0] / 1e6:,.1f} MB"
+                                                 f" = {ratio(shared, with_search[0])}")
     if r.get("quality"):
         q = r["quality"]
         lines.append(f"search quality, {q['queries']} real pastes among {q['distractors']:,} records: "

@@ -83,10 +83,10 @@ def test_where_the_bytes_go_by_part_beside_hugo():
     assert [measure.site_part(path) for path in (
         "acme/tool/some-error/index.html", "acme/tool/index.html", "-/tags/io/index.html", "tags/io/index.html",
         "repos/acme/tool/index.html", "acme/page/2/index.html", "-/r/0123/index.html", "-/search/t/3.json", "index.json",
-        "-/code/e1/index.json", "sitemap.xml", "-/sitemaps/1.xml", "-/urls.json", "-/static/style.css", "-/r/0123.json", "-/r/0123.md", "llms.txt")] == [
+        "-/code/e1/index.json", "sitemap.xml", "-/sitemaps/1.xml", "-/urls.json", "-/static/style.css", "-/r/0123.json", "-/r/0123.md", "llms.txt", "-/go/code/e1/index.html")] == [
         "record pages", "listings", "listings", "listings", "listings", "listings", "permanent links", "search data",
         "search data", "error codes", "sitemap", "sitemap", "URL history", "other", "records as JSON",
-        "records as Markdown", "llms.txt"]
+        "records as Markdown", "llms.txt", "links from tools"]
     entry = result(site_parts={"record pages": (150_000_000, 10_000), "permanent links": (17_000_000, 10_000)},
                    hugo={**RUN, "stages": {}}, hugo_version="0.168.0", hugo_site_bytes=160_000_000, hugo_site_files=10_001,
                    hugo_site_parts={"record pages": (159_000_000, 10_000), "search data": (1_000_000, 1)})
@@ -97,6 +97,8 @@ def test_where_the_bytes_go_by_part_beside_hugo():
     assert "  record pages           15.00 KB   15.90 KB" in table
     assert "  permanent links         1.70 KB          —" in table
     assert table.index("  search data") < table.index("  permanent links")  # what Hugo's site has, first
+    with_pagefind = report.table({**entry, "pagefind_bytes": 40_000_000, "pagefind_files": 20_000})
+    assert "what both make" in with_pagefind and "ours 150.0 MB, Hugo+Pagefind 200.0 MB = 0.75x" in with_pagefind
 
 
 def test_a_folder_measured_by_parts(tmp_path):
