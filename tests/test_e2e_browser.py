@@ -25,7 +25,7 @@ def search(page, query):
     box.fill("")
     box.fill(query)
     page.page.wait_for_function(
-        "q => decodeURIComponent(location.hash.slice(3)) === q && "
+        "q => decodeURIComponent(location.hash.slice(3)) === (window.ErrorSearchRedact ? ErrorSearchRedact.redact(q).text : q) && "
         "document.getElementById('search-status').textContent.trim() !== '' && "
         "!document.getElementById('search-status').textContent.startsWith('Type or paste')", arg=query)
     page.page.wait_for_timeout(50)
