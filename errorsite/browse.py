@@ -31,6 +31,7 @@ class Entry(NamedTuple):
     repo_path: str
     error_type: str
     type_path: str
+    fix: str = ""
 
     @property
     def short(self) -> str:
@@ -46,7 +47,7 @@ class Pagination(NamedTuple):
 
 def entry(r: Record) -> Entry:
     return Entry(r.message, r.repo, urls.record_path(r), urls.repo_path(r.repo),
-                 r.error_type, urls.type_path(r.error_type))
+                 r.error_type, urls.type_path(r.error_type), r.fix)
 
 
 def paginate(listing: str, items: list, size: int = urls.PAGE_SIZE) -> Iterable[tuple[str, list, Pagination]]:
@@ -90,31 +91,49 @@ def shown_label(labels: list[str]) -> str:
 
 class ListItems:
     """Each record's list item (macros.html's record_item), rendered once and
-    shown in every list the record is in: its repository's, type's, severity's
-    and each of its tags' pages, and the home page's."""
+    shown in every list the record is in: its type's, severity's and each of
+    its tags' pages, and the home page's. Its repository's page shows it
+    without the repository (`in_repo`), which the page names once."""
 
     def __init__(self, env: jinja2.Environment):
         self.render_item = env.get_template("macros.html").module.record_item
-        self.made: dict[str, Markup] = {}
+        self.made: dict[tuple[str, bool], Markup] = {}
 
-    def __call__(self, entries: list[Entry]) -> list[Markup]:
+    def __call__(self, entries: list[Entry], in_repo: bool = False) -> list[Markup]:
         made = self.made
         for e in entries:
-            if e.path not in made:
-                made[e.path] = self.render_item(e)
-        return [made[e.path] for e in entries]
+            if (e.path, in_repo) not in made:
+                made[e.path, in_repo] = self.render_item(e, in_repo)
+        return [made[e.path, in_repo] for e in entries]
 
 
 def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record],
                   feed_repo: str | None = None) -> Iterator[Page]:
     """`feed_repo`: the repository whose feeds the pages name (a repository's
-    listing). A page at a time: a severity's listing can be most of the records."""
+    listing), whose first page opens with its overview. A page at a time: a
+    severity's listing can be most of the records."""
     entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
     feeds = {"feed_repo": feed_repo} if feed_repo else {}
+    overview = repo_overview(records) if feed_repo else []
     for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"]):
-        yield render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk),
+        yield render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk, bool(feed_repo)),
                      pagination=pagination, canonical=env.globals["site"].absolute(path),
+                     overview=overview if pagination.number == 1 else [],
                      description=listing_description(heading, intro, chunk, pagination), **feeds)
+
+
+OVERVIEW_TAGS = 8  # the most common tags a repository's page names
+
+
+def repo_overview(records: list[Record]) -> list[tuple[str, list[Link]]]:
+    """What a repository's page says before its list: its records' error
+    types, severities and most common tags, each with its count, most first."""
+    def counts(keys_of: Callable[[Record], Iterable[str]], path_of: Callable[[str], str], most: int | None = None):
+        return top(counted(group(records, keys_of, path_of)), most or len(records))
+    rows = [("Error types", counts(lambda r: [r.error_type], urls.type_path)),
+            ("Severities", counts(lambda r: [r.severity], urls.severity_path)),
+            ("Most common tags", counts(lambda r: r.tags, urls.tag_path, OVERVIEW_TAGS))]
+    return [(name, links) for name, links in rows if links]
 
 
 def listing_description(heading: str, intro: str, entries: list[Entry], pagination: Pagination) -> str:

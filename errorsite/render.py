@@ -19,7 +19,7 @@ from .resources import TEMPLATES
 from .share import share_values
 from .cards import card_image
 from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
-from .describe import page_title, record_description, unfurl_description
+from .describe import first_fix, page_title, record_description, unfurl_description
 
 SITE_NAME = "Error Index"
 SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
@@ -266,4 +266,4 @@ def summarize(r: Record) -> Summary:
         error_code=r.error_code, error_type=r.error_type, error_class=r.error_class, severity=r.severity,
         file_path=r.file_path, tags=r.tags, analyzed_at=r.analyzed_at,
         content_changed_at=r.content_changed_at, card=summary(r.documentation or r.trigger_scenarios),
-        unfurl=unfurl_description(r))
+        unfurl=unfurl_description(r), fix=first_fix(r))

@@ -120,6 +120,7 @@
           appendMarked(summary, String(result.doc[4]), stems);
           item.appendChild(summary);
         }
+        if (result.doc[6]) item.appendChild(window.ErrorSearchUI.fixLine(String(result.doc[6])));
         list.appendChild(item);
       });
       // Enter opens the first only when it is a match; a related one, once chosen.

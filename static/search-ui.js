@@ -78,6 +78,18 @@
     if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
   }
 
+  /* A card's fix (the record's first solution, one line), as text. */
+  function fixLine(fix) {
+    var line = document.createElement("p");
+    line.className = "result-fix";
+    var label = document.createElement("span");
+    label.className = "fix-label";
+    label.textContent = "Fix:";
+    line.appendChild(label);
+    line.appendChild(document.createTextNode(" " + fix));
+    return line;
+  }
+
   function stemSet(words) {
     return window.ErrorSearchTokens.stemsOf(words.map(String));
   }
@@ -243,6 +255,7 @@
           appendMarked(summary, result.doc[4], stems);
           item.appendChild(summary);
         }
+        if (result.doc[6]) item.appendChild(fixLine(result.doc[6]));
         into.appendChild(item);
       });
     }
@@ -455,7 +468,8 @@
 
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
   window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput,
-                          sharedSearch: sharedSearch, searchPageAddress: searchPageAddress };
+                          sharedSearch: sharedSearch, searchPageAddress: searchPageAddress,
+                          fixLine: fixLine };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

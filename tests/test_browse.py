@@ -13,7 +13,7 @@ from markupsafe import escape
 from errorsite import urls
 from errorsite.browse import browse_pages, counted, group, paginate, robots, sitemap
 from errorsite.model import Record
-from errorsite.render import Link, environment
+from errorsite.render import Link, environment, summarize
 from errorsite.validate import validate
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
@@ -32,7 +32,7 @@ def make(i: int, **changes) -> Record:
 
 def pages_of(records: list[Record]) -> dict[str, str]:
     env = environment(SITE, len(records))
-    pages = list(browse_pages(env, records))
+    pages = list(browse_pages(env, [summarize(r) for r in records]))  # as the pipeline passes them
     paths = [page.path for page in pages]
     assert len(paths) == len(set(paths)), "two pages share a path"
     return {page.path: page.content.decode("utf-8") for page in pages}
@@ -236,3 +236,45 @@ def test_a_sitemap_part_also_keeps_within_its_bytes():
 def test_robots_txt_points_to_the_sitemap():
     assert robots(SITE).content == (b"User-agent: *\nAllow: /\n"
                                     b"Sitemap: https://example.org/errors/sitemap.xml\n")
+
+
+# --- the first solution on list rows, and a repository's overview (issue 42) ---------
+
+def test_first_fix_is_one_plain_line_of_the_first_solution_trimmed():
+    from errorsite.describe import FIX_LIMIT, first_fix
+    assert first_fix(make(1, solutions=["Use `model_dump()` **instead**. Then retry.\n\nMore."])) == \
+        "Use model_dump() instead."
+    long = first_fix(make(2, solutions=["word " * 80]))
+    assert len(long) <= FIX_LIMIT and long.endswith("…") and "\n" not in long
+    assert first_fix(make(3, solutions=None)) == ""
+
+
+def test_list_rows_show_the_first_fix_and_a_repository_page_does_not_repeat_its_name():
+    pages = pages_of([make(1), make(2, solutions=None), make(3, repo="other/repo", tags=["x", "y"])])
+    tag = pages["-/tags/x/"]
+    assert tag.count('<span class="fix"><span class="fix-label">Fix:</span> <bdi>Remove the decorator') == 2
+    assert tag.count('class="fix"') == 2  # none for the record without a solution
+    assert tag.count(">pydantic/pydantic</a>") == 2
+    repo = pages["pydantic/pydantic/"]
+    assert ">pydantic/pydantic</a>" not in repo.split("<main", 1)[1]  # the heading names it once
+    assert repo.count('class="fix"') == 1
+
+
+def test_a_repository_page_opens_with_its_overview():
+    records = [make(1, tags=["a", "b"]), make(2, tags=["a"], errorType="state"), make(3, tags=["a"], severity="warning"),
+               *(make(i, repo="other/repo") for i in range(4, 6))]
+    page = pages_of(records)["pydantic/pydantic/"]
+    overview = page.split('<dl class="overview">', 1)[1].split("</dl>", 1)[0]
+    names = re.findall(r"<dt>([^<]+)</dt>", overview)
+    assert names == ["Error types", "Severities", "Most common tags"]
+    counts = re.findall(r'<a href="/errors/-/([^"]+)">[^<]+</a> <span class="count">(\d+)</span>', overview)
+    assert counts == [("types/usage/", "2"), ("types/state/", "1"), ("severities/error/", "2"),
+                      ("severities/warning/", "1"), ("tags/a/", "3"), ("tags/b/", "1")]
+    assert '<dl class="overview">' not in pages_of(records)["-/tags/a/"]  # only a repository's page has one
+
+
+def test_a_result_card_carries_the_first_fix_only_when_there_is_one():
+    from errorsite.render import summarize
+    from errorsite.search import result_doc
+    assert result_doc(summarize(make(1)))[6] == "Remove the decorator and keep the class as a BaseModel"
+    assert len(result_doc(summarize(make(2, solutions=None)))) == 6

@@ -85,7 +85,9 @@ def build_index(records: list[Summary]) -> dict:
 
 
 def result_doc(record: Summary) -> list:
-    """[message, repo, path, type, summary, pattern]: what a result card shows
-    and what the pattern matcher needs, nothing more."""
-    return [record.message, record.repo, urls.record_path(record), record.error_type,
-            record.card, record.shown_pattern or ""]
+    """[message, repo, path, type, summary, pattern, fix]: what a result card
+    shows and what the pattern matcher needs, nothing more. The fix (the first
+    solution in a line) is left off when there is none."""
+    doc = [record.message, record.repo, urls.record_path(record), record.error_type,
+           record.card, record.shown_pattern or ""]
+    return doc + [record.fix] if record.fix else doc

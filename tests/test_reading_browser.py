@@ -1,0 +1,61 @@
+"""Reading and browsing (issue 42), at a desktop's 1280×800 and a phone's
+390×844: result cards and list rows with the first fix, a repository's
+overview, the codes and tags indexes with their filter boxes, the phone's
+source view, highlighting, the header box, search filters."""
+from __future__ import annotations
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+GROUPNORM = "Error: input rank for GroupNorm should be at least 3"
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(request, browser):
+    """A watched page at one of the two sizes (a phone's with touch)."""
+    from tests.conftest import WatchedPage
+    phone = request.param == "phone"
+    context = browser.new_context(viewport=SIZES[request.param], has_touch=phone, is_mobile=phone)
+    watched = WatchedPage(context.new_page())
+    watched.size = request.param
+    yield watched
+    context.close()
+
+
+def fits(page) -> bool:
+    """Nothing wider than the screen."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+# --- 1. the first fix on cards and rows; a repository's overview ----------------------
+
+def test_result_cards_show_the_first_fix(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "-/search/#q=" + GROUPNORM.replace(" ", "%20")).ok
+    page.wait_for_selector("#search-results > li .result-fix")
+    first = page.locator("#search-results > li").first
+    fix = first.locator(".result-fix")
+    assert fix.inner_text().startswith("Fix: ")
+    assert fix.evaluate("e => getComputedStyle(e).whiteSpace") == "nowrap"  # one line
+    box = fix.bounding_box()
+    assert box["height"] < 40 and box["x"] + box["width"] <= SIZES[sized.size]["width"]
+    assert fits(page)
+    # the panel of another page's box shows it too
+    assert page.goto(shared_site.base_url + "-/tags/rust/").ok
+    page.locator("#search-input").fill(GROUPNORM)
+    page.wait_for_selector("#search-panel:not([hidden]) .search-panel-results > li .result-fix")
+    assert sized.errors == []
+
+
+def test_a_repository_page_opens_with_a_summary_and_rows_with_fixes(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "redis/redis/").ok
+    overview = page.locator("dl.overview")
+    assert overview.locator("dt").all_inner_texts() == ["Error types", "Severities", "Most common tags"]
+    assert page.locator("h1").inner_text() == "Errors raised in redis/redis"
+    assert page.locator("main").inner_text().count("redis/redis") == 1
+    assert page.locator(".record-list .fix").count() == page.locator(".record-list > li").count()
+    assert fits(page)
+    assert sized.errors == []
