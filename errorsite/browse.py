@@ -133,6 +133,9 @@ def repo_overview(records: list[Record]) -> list[tuple[str, list[Link]]]:
     rows = [("Error types", counts(lambda r: [r.error_type], urls.type_path)),
             ("Severities", counts(lambda r: [r.severity], urls.severity_path)),
             ("Most common tags", counts(lambda r: r.tags, urls.tag_path, OVERVIEW_TAGS))]
+    codes = len({urls.code_path(r.error_code) for r in records} - {None})
+    if codes:
+        rows.append(("Error codes", [Link(f"{codes} code{'s' if codes != 1 else ''}, in order", urls.code_repo_path(records[0].repo))]))
     return [(name, links) for name, links in rows if links]
 
 

@@ -266,7 +266,8 @@ def test_a_repository_page_opens_with_its_overview():
     page = pages_of(records)["pydantic/pydantic/"]
     overview = page.split('<dl class="overview">', 1)[1].split("</dl>", 1)[0]
     names = re.findall(r"<dt>([^<]+)</dt>", overview)
-    assert names == ["Error types", "Severities", "Most common tags"]
+    assert names == ["Error types", "Severities", "Most common tags", "Error codes"]
+    assert '<a href="/errors/-/code/-/in/pydantic/pydantic/">1 code, in order</a>' in overview
     counts = re.findall(r'<a href="/errors/-/([^"]+)">[^<]+</a> <span class="count">(\d+)</span>', overview)
     assert counts == [("types/usage/", "2"), ("types/state/", "1"), ("severities/error/", "2"),
                       ("severities/warning/", "1"), ("tags/a/", "3"), ("tags/b/", "1")]

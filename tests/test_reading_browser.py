@@ -53,9 +53,37 @@ def test_a_repository_page_opens_with_a_summary_and_rows_with_fixes(shared_site,
     page = sized.page
     assert page.goto(shared_site.base_url + "redis/redis/").ok
     overview = page.locator("dl.overview")
-    assert overview.locator("dt").all_inner_texts() == ["Error types", "Severities", "Most common tags"]
+    assert overview.locator("dt").all_inner_texts() == ["Error types", "Severities", "Most common tags", "Error codes"]
     assert page.locator("h1").inner_text() == "Errors raised in redis/redis"
     assert page.locator("main").inner_text().count("redis/redis") == 1
     assert page.locator(".record-list .fix").count() == page.locator(".record-list > li").count()
     assert fits(page)
+    assert sized.errors == []
+
+
+# --- 2. the codes' index ----------------------------------------------------------
+
+def test_the_codes_index_groups_by_repository_in_order_and_filters(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "-/code/").ok
+    repos = page.locator(".code-group h2").all_inner_texts()
+    assert repos == sorted(repos, key=str.casefold) and "nlohmann/json" in repos
+    json_codes = page.locator(".code-group", has_text="nlohmann/json").locator("li code").all_inner_texts()
+    assert json_codes[:2] == ["json.exception.invalid_iterator.201", "json.exception.out_of_range.409"]
+    first = page.locator(".code-rows > li").first
+    assert first.locator(".code-message").inner_text() and first.locator(".code-meaning").inner_text()
+    box = page.get_by_label("Filter the codes on this page")
+    assert box.is_visible()
+    box.fill("parse_error")
+    shown = page.locator(".code-rows > li:visible code").all_inner_texts()
+    assert shown and all("parse_error" in code for code in shown)
+    assert not page.locator(".code-group", has_text="redis/redis").is_visible()  # a group with no match hides
+    total = page.locator(".code-rows > li").count()
+    assert page.locator(".filter-status").inner_text() == f"{len(shown)} of {total} shown"
+    box.fill("")
+    assert page.locator(".code-rows > li:visible").count() == page.locator(".code-rows > li").count()
+    assert fits(page)
+    page.locator(".code-group h2 a", has_text="redis/redis").click()
+    page.wait_for_url("**/-/code/-/in/redis/redis/")
+    assert page.locator("h1").inner_text() == "Error codes of redis/redis"
     assert sized.errors == []
