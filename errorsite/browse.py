@@ -10,6 +10,7 @@ import jinja2
 from . import urls
 from markupsafe import Markup, escape
 
+from . import tag_index
 from .api import by_code
 from .model import Page, Record
 from .markup import isolate, shorten
@@ -152,6 +153,17 @@ def directory_pages(env, listing: str, heading: str, intro: str, items: list[Lin
                      pagination=pagination, canonical=env.globals["site"].absolute(path))
 
 
+def tag_index_pages(env, intro: str, links: list[Link]) -> Iterator[Page]:
+    """`-/tags/` and its further pages (tag_index.py): the tags A–Z under
+    their initials, a filter box, and links to every page by its range."""
+    runs = tag_index.index_runs(links)
+    pages = [(path, tag_index.run_label(run)) for (path, _, _), run in zip(paginate(urls.TAGS_PATH, runs, 1), runs)]
+    for path, (run,), pagination in paginate(urls.TAGS_PATH, runs, 1):
+        yield render(env, "tags.html", path, heading="Tags", intro=intro, initials=tag_index.by_initial(run),
+                     pages=pages if len(pages) > 1 else [], pagination=pagination,
+                     canonical=env.globals["site"].absolute(path))
+
+
 def counted(groups: dict[str, tuple[list[str], list[Record]]]) -> list[Link]:
     return [Link(shown_label(labels), path, len(members)) for path, (labels, members) in groups.items()]
 
@@ -177,8 +189,12 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
             yield from listing_pages(env, items, path, title.format(isolate(shown_label(labels))), intro, members,
                                      labels[0] if directory == urls.REPOS_PATH else None)
-        by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
+        if directory == urls.TAGS_PATH:
+            yield from tag_index_pages(env, f"{len(groups)} {noun}, A–Z, each with its number of records.",
+                                       counted(groups))
+            continue
+        by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         yield from directory_pages(env, directory, directory_title,
                                    f"{len(groups)} {noun}, by number of records.", by_count)
     repos, tags, types, severities = (counted(kind[0]) for kind in kinds)

@@ -11,7 +11,8 @@ import jinja2
 from . import urls
 from .model import Page, Summary
 from .api import by_code, code_json
-from .browse import ListItems, entry, groupings, paginate
+from . import tag_index
+from .browse import ListItems, counted, entry, groupings, paginate
 from .codes import codes_index_pages, index_paths as codes_index_paths
 from .describe import page_title, record_description
 from .render import render
@@ -63,7 +64,10 @@ def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
     for groups, _, directory, _ in groupings(summaries):
         for path, (_, members) in groups.items():
             paths.update(page for page, _, _ in paginate(path, members, page_size))
-        paths.update(page for page, _, _ in paginate(directory, list(groups), page_size))
+        if directory == urls.TAGS_PATH:  # browse.tag_index_pages
+            paths.update(page for page, _, _ in paginate(directory, tag_index.index_runs(counted(groups)), 1))
+        else:
+            paths.update(page for page, _, _ in paginate(directory, list(groups), page_size))
     paths.update(by_code(summaries))
     paths.update(codes_index_paths(summaries))
     return paths

@@ -14,7 +14,9 @@
     var items = Array.prototype.map.call(target.querySelectorAll("li"), function (li) {
       var group = li.closest("[data-filter-group]");
       var heading = group && group.querySelector("h2, h3");
-      return { element: li, group: group, text: fold(li.textContent), heading: heading ? fold(heading.textContent) : "" };
+      var text = li.textContent;  // less its counts: "12" finds no tag by its number of records
+      Array.prototype.forEach.call(li.querySelectorAll(".count"), function (count) { text = text.replace(count.textContent, ""); });
+      return { element: li, group: group, text: fold(text), heading: heading ? fold(heading.textContent) : "" };
     });
     var groups = Array.prototype.slice.call(target.querySelectorAll("[data-filter-group]"));
     input.parentNode.hidden = false;

@@ -87,3 +87,25 @@ def test_the_codes_index_groups_by_repository_in_order_and_filters(shared_site, 
     page.wait_for_url("**/-/code/-/in/redis/redis/")
     assert page.locator("h1").inner_text() == "Error codes of redis/redis"
     assert sized.errors == []
+
+
+# --- 3. the tags' index -----------------------------------------------------------
+
+def test_the_tags_index_is_a_to_z_with_counts_and_filters(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "-/tags/").ok
+    tags = page.locator(".az li a").all_inner_texts()
+    assert tags == sorted(tags, key=str.casefold) and len(tags) > 20
+    assert all(count.isdigit() for count in page.locator(".az li .count").all_inner_texts())
+    box = page.get_by_label("Filter the tags on this page")
+    box.fill("json")
+    shown = page.locator(".az li:visible a").all_inner_texts()
+    assert shown and all("json" in tag.lower() for tag in shown)
+    assert page.locator(".tag-initial:visible h2").all_inner_texts() == sorted({t[0].upper() for t in shown})
+    assert fits(page)
+    page.locator(".az li a", has_text="json").first.click()
+    page.wait_for_url("**/-/tags/*/")
+    intro = page.locator(".intro").inner_text()
+    assert intro.split()[0].isdigit() and "error record" in intro
+    assert page.locator(".record-list > li").count() == int(intro.split()[0])
+    assert sized.errors == []
