@@ -109,3 +109,51 @@ def test_the_tags_index_is_a_to_z_with_counts_and_filters(shared_site, sized):
     assert intro.split()[0].isdigit() and "error record" in intro
     assert page.locator(".record-list > li").count() == int(intro.split()[0])
     assert sized.errors == []
+
+
+# --- 4. the source view on a phone; one link control a heading ------------------------
+
+CANDLE = "huggingface/candle/kv-cache-enabled-true-is-not-supported/"  # raises at line 449, indented deep
+
+
+def source_state(page) -> dict:
+    return page.evaluate("""() => {
+        const box = document.querySelector('.source-code');
+        const number = getComputedStyle(document.getElementById('L449'), '::before');
+        return {left: box.scrollLeft, cutLeft: box.classList.contains('cut-left'),
+                cutRight: box.classList.contains('cut-right'), edge: parseFloat(number.borderRightWidth),
+                wider: box.scrollWidth > box.clientWidth};
+    }""")
+
+
+def test_the_source_box_scrolls_sideways_only_for_a_line_link_and_shows_it(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + CANDLE).ok
+    page.wait_for_load_state("load")
+    state = source_state(page)
+    assert state["left"] == 0 and not state["cutLeft"] and state["edge"] == 0  # every line from its start
+    assert state["cutRight"] == state["wider"]  # a shade where more code is to the right
+    page.goto("about:blank")
+    assert page.goto(shared_site.base_url + CANDLE + "#L449").ok  # a fresh load with the fragment, as a followed link
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(100)
+    state = source_state(page)
+    if sized.size == "phone":
+        assert state["left"] > 0 and state["cutLeft"] and state["edge"] >= 3, state
+    page.evaluate("document.querySelector('.source-code').scrollLeft = 0")
+    page.wait_for_timeout(100)  # the scroll event
+    assert not source_state(page)["cutLeft"]
+    if state["wider"]:  # scrolled by hand: the cue shows
+        page.evaluate("document.querySelector('.source-code').scrollLeft = 60")
+        page.wait_for_timeout(100)
+        assert source_state(page)["cutLeft"] and source_state(page)["edge"] >= 3
+    assert sized.errors == []
+
+
+def test_one_link_control_a_heading(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + CANDLE).ok
+    page.wait_for_selector("article h2[id] > button.copy-anchor")
+    for heading in page.locator("article h2[id]").all():
+        assert heading.locator("a").count() == 0 and heading.locator("button").count() == 1
+    assert sized.errors == []
