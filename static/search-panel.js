@@ -105,7 +105,7 @@
           " — Enter opens the first, ↑ ↓ choose, Esc closes.";
       }
       strong.forEach(function (result) {
-        var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
+        var words = window.ErrorSearchUI.decidingWords(analysed, result);
         var stems = window.ErrorSearchTokens.stemsOf(words.map(String));
         var item = element("li");
         var link = element("a", "result-title");

@@ -94,6 +94,21 @@
     return window.ErrorSearchTokens.stemsOf(words.map(String));
   }
 
+  /* The words that decided a result (search-rank.js: `decided`, the terms it
+   * matched in its message, pattern, code or class): the query's own words
+   * with those stems, then the terms a typo or a prefix expanded to. What its
+   * card marks and its page highlights; never every word of the query. */
+  function decidingWords(analysed, result) {
+    var decided = window.ErrorSearchTokens.toSet(result.decided || []), covered = Object.create(null);
+    var words = analysed.core.concat(analysed.context).filter(function (word) {
+      var stems = Object.keys(stemSet([word]));
+      stems.forEach(function (s) { if (decided[s]) covered[s] = true; });
+      return stems.some(function (s) { return decided[s]; });
+    });
+    (result.decided || []).forEach(function (term) { if (!covered[term]) words.push(term); });
+    return window.ErrorSearchTokens.unique(words).slice(0, 40);
+  }
+
   var KEYSTROKE_WAIT = 60;  // ms a keystroke's search waits for the next keystroke
 
   /* Runs `run` for a box's input event: at once for an input that put more
@@ -231,7 +246,7 @@
     function renderItems(into, results, analysed, first) {
       results.forEach(function (result, i) {
         if (!result.doc) return;  // its card is on its way (search.cards): shown when it comes
-        var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
+        var words = decidingWords(analysed, result);
         var stems = stemSet(words);
         var item = document.createElement("li");
         if (first && i === 0) item.className = "active";
@@ -340,12 +355,16 @@
   }
 
   // ---- Record pages: highlight the words searched for ------------------------
+  /* Marks the searched words in the message and the raised source lines
+   * only: elsewhere the page's prose shares the query's common words. */
   function highlightRecord(container, words) {
     var stems = stemSet(words.split(/\s+/).filter(Boolean));
     if (!Object.keys(stems).length) return;
-    var walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
     var nodes = [];
-    while (walker.nextNode()) nodes.push(walker.currentNode);
+    Array.prototype.forEach.call(container.querySelectorAll("h1, .source-code code > .raised"), function (part) {
+      var walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+    });
     nodes.forEach(function (node) {
       if (!node.nodeValue.trim() || node.parentNode.closest("a.anchor, .ln")) return;
       var fragment = document.createDocumentFragment();
@@ -469,7 +488,7 @@
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
   window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput,
                           sharedSearch: sharedSearch, searchPageAddress: searchPageAddress,
-                          fixLine: fixLine };
+                          fixLine: fixLine, decidingWords: decidingWords };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

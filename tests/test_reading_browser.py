@@ -157,3 +157,25 @@ def test_one_link_control_a_heading(shared_site, sized):
     for heading in page.locator("article h2[id]").all():
         assert heading.locator("a").count() == 0 and heading.locator("button").count() == 1
     assert sized.errors == []
+
+
+# --- 5. highlighting only the words that decided the match ---------------------------
+
+COBRA_QUERY = "accepts at most 1 arg(s), received 3"
+
+
+def test_a_record_opened_from_a_search_marks_only_the_deciding_words(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "-/search/#q=" + COBRA_QUERY.replace(" ", "%20")).ok
+    first = page.locator("#search-results > li").first
+    first.wait_for()
+    card_marks = {m.lower() for m in first.locator(".result-title mark").all_inner_texts()}
+    assert {"accepts", "most", "arg", "received"} >= card_marks >= {"accepts", "received"}, card_marks
+    first.locator("a.result-title").click()
+    page.wait_for_selector("article mark")
+    marks = page.evaluate("""() => Array.from(document.querySelectorAll('article mark'), m => ({
+        text: m.textContent.toLowerCase(), where: m.closest('h1') ? 'message' : m.closest('.raised') ? 'raised' : 'other'}))""")
+    assert {m["where"] for m in marks} <= {"message", "raised"}, marks
+    assert any(m["where"] == "message" for m in marks)
+    assert len(marks) < 12, marks  # 53 when every common word of the page was marked
+    assert sized.errors == []
