@@ -3,7 +3,7 @@
  * the same split index as the search page (search-ui.js loads both, once, and
  * lends them through window.ErrorSearchUI). ↑ ↓ choose, Enter opens the
  * chosen result (the top one unless another was chosen), Escape closes; "All
- * results" is the search page with ?q=. With no result, or without
+ * results" is the search page with #q= (the search page alone before a search). With no result, or without
  * JavaScript, the form submits to the search page as before.
  * Record text only ever reaches the page as DOM text nodes.
  */
@@ -49,6 +49,7 @@
     list.id = "search-panel-results";
     list.setAttribute("data-match", "none");
     var all = element("a", "search-panel-all", "All results");
+    all.href = window.ErrorSearchUI.searchPageAddress("");  // a link from the start, as crawlers read it
     panel.appendChild(status);
     panel.appendChild(related);
     panel.appendChild(list);

@@ -179,3 +179,40 @@ def test_a_record_opened_from_a_search_marks_only_the_deciding_words(shared_site
     assert any(m["where"] == "message" for m in marks)
     assert len(marks) < 12, marks  # 53 when every common word of the page was marked
     assert sized.errors == []
+
+
+# --- 6. the header box, a crawlable "All results", the overlay (test_serve, test_kept_pages) ---
+
+TRACEBACK = "Traceback (most recent call last):\n" + "".join(
+    f'  File "/home/me/app/module_{i}.py", line {i}, in function_{i}\n    call_{i}(argument)\n' for i in range(30)) + GROUPNORM
+
+
+def test_the_header_box_stays_a_few_lines_and_scrolls_inside(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "-/tags/rust/").ok
+    box = page.locator("#search-input")
+    box.focus()
+    box.fill(TRACEBACK)
+    page.wait_for_selector("#search-panel:not([hidden]) .search-panel-results > li")
+    size = box.evaluate("b => ({height: b.getBoundingClientRect().height, line: parseFloat(getComputedStyle(b).lineHeight),"
+                        " scrolls: b.scrollHeight > b.clientHeight, overflow: getComputedStyle(b).overflowY})")
+    assert size["height"] <= 6 * size["line"] + 24, size  # five lines and its padding
+    assert size["scrolls"] and size["overflow"] == "auto", size
+    panel = page.locator("#search-panel").bounding_box()
+    assert panel["y"] < SIZES[sized.size]["height"] / 2  # the results start near the top of the screen
+    assert fits(page)
+    assert sized.errors == []
+
+
+def test_all_results_is_a_crawlable_link_before_any_search(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url).ok
+    page.wait_for_selector("#search-panel", state="attached")
+    link = page.locator("#search-panel a.search-panel-all")
+    assert link.get_attribute("href") == shared_site.base_url + "-/search/"
+    assert page.evaluate("Array.from(document.querySelectorAll('a')).every(a => a.hasAttribute('href'))")
+    box = page.locator("#search-input")
+    box.fill(GROUPNORM)
+    page.wait_for_selector("#search-panel:not([hidden]) .search-panel-results > li")
+    assert "#q=" in link.get_attribute("href")
+    assert sized.errors == []
