@@ -155,24 +155,39 @@
    * no host receives, or, from older links and the form without JavaScript,
    * in ?q=. Line breaks as the box keeps them: a form sends a textarea's as CR LF. */
   function queryInAddress(location) {
-    var hash = /^#q=(.*)$/s.exec(location.hash || ""), query;
-    if (hash) {
-      try { query = decodeURIComponent(hash[1].replace(/\+/g, " ")); } catch (error) { query = hash[1]; }
-    } else {
-      query = new URL(location.href).searchParams.get("q") || "";
+    var query = window.ErrorSearchFilters ? window.ErrorSearchFilters.parse(location.hash).query : null;
+    if (query === null) {
+      var hash = /^#q=(.*)$/s.exec(location.hash || "");
+      if (hash) {
+        try { query = decodeURIComponent(hash[1].replace(/\+/g, " ")); } catch (error) { query = hash[1]; }
+      } else {
+        query = new URL(location.href).searchParams.get("q") || "";
+      }
     }
     return query.replace(/\r\n?/g, "\n");
   }
 
-  /* The search page's address for `query`, the query in its fragment. */
-  function searchPageAddress(query) {
+  /* The filters after the query in the fragment (search-filters.js): #q=…&repo=…. */
+  function filtersInAddress(location) {
+    return window.ErrorSearchFilters ? window.ErrorSearchFilters.parse(location.hash).filters : {};
+  }
+
+  /* The search page's address for `query` (and `filters`), in its fragment. */
+  function searchPageAddress(query, filters) {
     var url = new URL(ROOT + "-/search/", window.location.href);
-    if (query) url.hash = "q=" + encodeURIComponent(query);
+    var hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(query, filters)
+      : query ? "q=" + encodeURIComponent(query) : "";
+    if (hash) url.hash = hash;
     return url.toString();
   }
 
-  function searchPage(input, list, status, weak, related) {
+  var POOL = 100;   // results a search keeps: the filters choose among them, and count them
+  var SHOWN = 20;   // results a list shows
+
+  function searchPage(input, list, status, weak, related, filterBox) {
     var active = -1;
+    var filters = filtersInAddress(window.location);
+    var held = null;  // {query, results, search}: the last search's pool, which the filters narrow
     var timer = null;
     var current = [];
     var renderedQuery = null;
@@ -185,7 +200,8 @@
       // The query goes in the fragment, never to the host (nor its logs): a ?q= is dropped.
       var url = new URL(window.location.href);
       url.searchParams.delete("q");
-      url.hash = query ? "q=" + encodeURIComponent(query) : "";
+      url.hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(query, filters)
+        : query ? "q=" + encodeURIComponent(query) : "";
       window.history.replaceState(null, "", url.toString());
       // ...and so does the title, so each search in the browser's history says which.
       var shown = query.replace(/\s+/g, " ").trim();
@@ -270,34 +286,64 @@
           appendMarked(summary, result.doc[4], stems);
           item.appendChild(summary);
         }
-        if (result.doc[6]) item.appendChild(fixLine(result.doc[6]));
+        if (result.doc[8]) item.appendChild(fixLine(result.doc[8]));
         into.appendChild(item);
       });
     }
 
     function run() {
       var query = input.value;
-      if (!query.trim()) { searches.reset(); render(query, []); return Promise.resolve(); }
+      if (!query.trim()) { searches.reset(); held = null; show(query); return Promise.resolve(); }
       return searches.run(query);
+    }
+
+    /* The held results the filters leave, as a list to render: the engine's
+     * judgement holds for its first result only. */
+    function show(query) {
+      var F = window.ErrorSearchFilters, all = held && held.query === query ? held.results : [];
+      var shown = F ? F.apply(all, filters).slice(0, SHOWN) : all.slice(0, SHOWN);
+      shown.match = shown.length && shown[0] === all[0] ? all.match : "none";
+      render(query, shown);
+      if (!F || !filterBox) return;
+      F.controls(filterBox, all, filters, held && held.search.meta.facets && held.search.meta.facets.languages, function (next) {
+        filters = next;
+        var was = renderedQuery;
+        show(was === null ? input.value : was);
+        if (held && held.query === was) completeCards(was);
+      });
+      if (F.active(filters)) {
+        status.appendChild(document.createTextNode(" Filtered by " + F.describe(filters, held &&
+          held.search.meta.facets && held.search.meta.facets.languages) + "."));
+        if (!filterBox.children.length) filterBox.hidden = true;
+      }
+    }
+
+    /* Past the first screen, a result found by no word of its message has
+     * its card fetched once the first screen is drawn; with a filter on,
+     * every held result's, as the filter needs it. */
+    function completeCards(query) {
+      var F = window.ErrorSearchFilters, all = held.results;
+      var wanted = F && F.active(filters) ? all : all.slice(0, SHOWN);
+      if (wanted.every(function (r) { return r.doc; })) return;
+      var search = held.search;
+      new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
+        return search.cards(wanted);
+      }).then(function () {
+        if (input.value !== query || renderedQuery !== query || !held || held.query !== query) return;
+        var was = active;
+        show(query);
+        if (was > 0 && was < list.children.length) move(was);
+      }, function () {});
     }
 
     var searches = sharedSearch(function (query) {
       return engineReady().then(function (search) {
         if (input.value !== query) return false;  // a newer keystroke is on its way
-        return search.search(query, 20).then(function (results) {
+        return search.search(query, POOL).then(function (results) {
           if (input.value !== query) return false;
-          render(query, results);
-          if (results.every(function (r) { return r.doc; })) return true;
-          // Past the first screen, a result found by no word of its message
-          // has its card fetched once the first screen is drawn.
-          new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
-            return search.cards(results);
-          }).then(function () {
-            if (input.value !== query || renderedQuery !== query) return;
-            var was = active;
-            render(query, results);
-            if (was > 0 && was < list.children.length) move(was);
-          }, function () {});
+          held = { query: query, results: results, search: search };
+          show(query);
+          completeCards(query);
           return true;
         });
       }).catch(function (error) {
@@ -343,7 +389,8 @@
     // A #q= link followed from this page, or typed into its address, searches it.
     window.addEventListener("hashchange", function () {
       var query = queryInAddress(window.location);
-      if (query === input.value || query === renderedQuery) return;
+      filters = filtersInAddress(window.location);
+      if (query === input.value || query === renderedQuery) { if (held) show(renderedQuery); return; }
       input.value = query;
       fitBox(input);
       run();
@@ -442,7 +489,7 @@
     if (list && input) {
       input.setAttribute("aria-controls", "search-results");
       searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"),
-                 document.getElementById("search-related"));
+                 document.getElementById("search-related"), document.getElementById("search-filters"));
     }
     var go = document.getElementById("go-status");
     if (go) goPage(go);

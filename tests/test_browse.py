@@ -282,8 +282,8 @@ def test_a_repository_page_opens_with_its_overview():
 def test_a_result_card_carries_the_first_fix_only_when_there_is_one():
     from errorsite.render import summarize
     from errorsite.search import result_doc
-    assert result_doc(summarize(make(1)))[6] == "Remove the decorator and keep the class as a BaseModel"
-    assert len(result_doc(summarize(make(2, solutions=None)))) == 6
+    assert result_doc(summarize(make(1)))[8] == "Remove the decorator and keep the class as a BaseModel"
+    assert len(result_doc(summarize(make(2, solutions=None)))) == 8
 
 
 # --- the tags' index: A–Z, counts, a filter box, pages under 100 KB (issue 42, item 3) ---

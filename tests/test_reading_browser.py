@@ -4,6 +4,8 @@ overview, the codes and tags indexes with their filter boxes, the phone's
 source view, highlighting, the header box, search filters."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -215,4 +217,72 @@ def test_all_results_is_a_crawlable_link_before_any_search(shared_site, sized):
     box.fill(GROUPNORM)
     page.wait_for_selector("#search-panel:not([hidden]) .search-panel-results > li")
     assert "#q=" in link.get_attribute("href")
+    assert sized.errors == []
+
+
+# --- 7. search filters, in the address with the query ---------------------------------
+
+def result_repos(page) -> list[str]:
+    return [meta.split(" · ")[0] for meta in page.locator("#search-results > li .meta").all_inner_texts()]
+
+
+def test_filters_narrow_the_results_count_each_value_and_stay_in_the_address(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "-/search/#q=invalid").ok
+    page.wait_for_selector("#search-results > li")
+    repos = set(result_repos(page))
+    assert len(repos) > 1
+    select = page.locator("#search-filters select[data-filter-key=repo]")
+    options = select.locator("option").all_inner_texts()
+    assert options[0] == "Any" and all(re.fullmatch(r".+ \(\d+\)", o) for o in options[1:]), options
+    counted = {o.rsplit(" (", 1)[0]: int(o.rsplit("(", 1)[1][:-1]) for o in options[1:]}
+    chosen = max(counted, key=counted.get)
+    select.select_option(chosen)
+    page.wait_for_function("() => location.hash.includes('&repo=')")
+    assert set(result_repos(page)) == {chosen} and len(result_repos(page)) == counted[chosen]
+    assert "Filtered by repository " + chosen in page.locator("#search-status").inner_text()
+    assert f"#q=invalid&repo={chosen.replace('/', '%2F')}" in page.url
+    # a language filter: the card's language, named as meta.json names it
+    languages = page.locator("#search-filters select[data-filter-key=lang] option").all_inner_texts()
+    assert not languages or languages[0] == "Any"
+    # the address alone brings the filter back
+    page.goto("about:blank")
+    assert page.goto(shared_site.base_url + f"-/search/#q=invalid&repo={chosen}").ok
+    page.wait_for_selector("#search-results > li")
+    assert set(result_repos(page)) == {chosen}
+    assert page.locator("#search-filters select[data-filter-key=repo]").input_value() == chosen
+    page.locator("#search-filters select[data-filter-key=repo]").select_option("")
+    page.wait_for_function("() => !location.hash.includes('&repo=')")
+    assert set(result_repos(page)) == repos
+    assert fits(page)
+    assert sized.errors == []
+
+
+def test_a_record_page_searches_its_repository(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "redis/redis/err-syntax-error/").ok
+    page.get_by_role("link", name="Search this repository").click()
+    page.wait_for_url("**/-/search/#repo=redis*")
+    box = page.locator("#search-input")
+    box.fill("error")
+    page.wait_for_selector("#search-results > li")
+    assert set(result_repos(page)) == {"redis/redis"}
+    assert "&repo=redis" in page.url
+    assert sized.errors == []
+
+
+def test_the_panel_filters_too_and_hands_them_to_the_search_page(shared_site, sized):
+    page = sized.page
+    assert page.goto(shared_site.base_url + "-/tags/rust/").ok
+    page.locator("#search-input").fill("invalid")
+    page.wait_for_selector("#search-panel:not([hidden]) .search-panel-results > li")
+    select = page.locator("#search-panel select[data-filter-key=repo]")
+    options = select.locator("option").all_inner_texts()
+    chosen = options[1].rsplit(" (", 1)[0]
+    select.select_option(chosen)
+    metas = page.locator("#search-panel .search-panel-results > li .meta").all_inner_texts()
+    assert metas and {m.split(" · ")[0] for m in metas} == {chosen}
+    assert not page.locator("#search-panel").is_hidden()  # choosing kept the panel open
+    href = page.locator("#search-panel a.search-panel-all").get_attribute("href")
+    assert f"&repo={chosen.replace('/', '%2F')}" in href
     assert sized.errors == []
