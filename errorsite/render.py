@@ -17,7 +17,7 @@ from .assets import SEARCH_ENGINE
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
 from .share import share_values
-from .cards import card_image
+from .cards import card_image, has_card
 from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
 from .describe import first_fix, page_title, record_description, unfurl_description
 
@@ -137,9 +137,11 @@ def environment(site: urls.Site, total_records: int = 0,
 
 def unfurl_images(options: SiteOptions):
     """record or summary → the image its unfurl shows: its own card with
-    `cards` on, else the site's."""
+    `cards` on (when the card's font shows its text: cards.has_card), else the site's."""
     site_card = site_card_image(options.title, options.card)
-    return (lambda r: card_image(r, options.title)) if options.cards else (lambda r: site_card)
+    if not options.cards:
+        return lambda r: site_card
+    return lambda r: card_image(r, options.title) if has_card(r) else site_card  # text-led where the font lacks a script
 
 
 def template_error(error: jinja2.TemplateError) -> str:

@@ -286,3 +286,41 @@ def test_the_panel_filters_too_and_hands_them_to_the_search_page(shared_site, si
     href = page.locator("#search-panel a.search-panel-all").get_attribute("href")
     assert f"&repo={chosen.replace('/', '%2F')}" in href
     assert sized.errors == []
+
+
+# --- 8. cards: a script the font lacks unfurls text-led (test_cards has the warning) ---------
+
+@pytest.fixture(scope="module")
+def cards_site(tmp_path_factory):
+    import json
+    import shutil
+    from errorsite.render import SiteOptions
+    from tests.conftest import BASE_PATH, SHARED_RECORDS, Server, build_quietly, need_shared
+    need_shared()
+    tmp = tmp_path_factory.mktemp("cards-site")
+    records = tmp / "records"
+    records.mkdir()
+    name = "huggingface__candle__kv-cache-enabled-true-is-not-supported.json"
+    shutil.copy(SHARED_RECORDS / name, records / name)
+    data = json.loads((SHARED_RECORDS / name).read_bytes())
+    data["record"].update(id="cjk0000000000001", slug="cjk", errorMessage="内存不足: kv cache 已满")
+    (records / "cjk.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    server = Server(tmp)
+    result, lines = build_quietly(records, tmp / BASE_PATH.strip("/"), server.base_url, options=SiteOptions(cards=True))
+    assert result.written and len(lines) == 1 and "card: text only" in lines[0]
+    yield server
+    server.close()
+
+
+def test_a_record_in_a_script_the_card_font_lacks_has_a_text_led_card(cards_site, sized):
+    page = sized.page
+    assert page.goto(cards_site.base_url + "huggingface/candle/cjk/").ok
+    assert page.locator("h1").inner_text() == "内存不足: kv cache 已满"
+    image = page.locator("meta[property='og:image']").get_attribute("content")
+    assert image == cards_site.base_url + "-/card.png"
+    assert page.locator("meta[name='twitter:card']").get_attribute("content") == "summary"
+    assert page.request.get(cards_site.base_url + "-/r/cjk0000000000001/card.png").status == 404
+    assert page.goto(cards_site.base_url + "huggingface/candle/kv-cache-enabled-true-is-not-supported/").ok
+    assert page.locator("meta[name='twitter:card']").get_attribute("content") == "summary_large_image"
+    assert fits(page)
+    assert sized.errors == []
