@@ -10,6 +10,7 @@ import jinja2
 from . import urls
 from markupsafe import Markup, escape
 
+from . import tag_index
 from .api import by_code
 from .model import Page, Record
 from .markup import isolate, shorten
@@ -31,6 +32,7 @@ class Entry(NamedTuple):
     repo_path: str
     error_type: str
     type_path: str
+    fix: str = ""
 
     @property
     def short(self) -> str:
@@ -46,7 +48,7 @@ class Pagination(NamedTuple):
 
 def entry(r: Record) -> Entry:
     return Entry(r.message, r.repo, urls.record_path(r), urls.repo_path(r.repo),
-                 r.error_type, urls.type_path(r.error_type))
+                 r.error_type, urls.type_path(r.error_type), r.fix)
 
 
 def paginate(listing: str, items: list, size: int = urls.PAGE_SIZE) -> Iterable[tuple[str, list, Pagination]]:
@@ -90,31 +92,52 @@ def shown_label(labels: list[str]) -> str:
 
 class ListItems:
     """Each record's list item (macros.html's record_item), rendered once and
-    shown in every list the record is in: its repository's, type's, severity's
-    and each of its tags' pages, and the home page's."""
+    shown in every list the record is in: its type's, severity's and each of
+    its tags' pages, and the home page's. Its repository's page shows it
+    without the repository (`in_repo`), which the page names once."""
 
     def __init__(self, env: jinja2.Environment):
         self.render_item = env.get_template("macros.html").module.record_item
-        self.made: dict[str, Markup] = {}
+        self.made: dict[tuple[str, bool], Markup] = {}
 
-    def __call__(self, entries: list[Entry]) -> list[Markup]:
+    def __call__(self, entries: list[Entry], in_repo: bool = False) -> list[Markup]:
         made = self.made
         for e in entries:
-            if e.path not in made:
-                made[e.path] = self.render_item(e)
-        return [made[e.path] for e in entries]
+            if (e.path, in_repo) not in made:
+                made[e.path, in_repo] = self.render_item(e, in_repo)
+        return [made[e.path, in_repo] for e in entries]
 
 
 def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record],
                   feed_repo: str | None = None) -> Iterator[Page]:
     """`feed_repo`: the repository whose feeds the pages name (a repository's
-    listing). A page at a time: a severity's listing can be most of the records."""
+    listing), whose first page opens with its overview. A page at a time: a
+    severity's listing can be most of the records."""
     entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
     feeds = {"feed_repo": feed_repo} if feed_repo else {}
+    overview = repo_overview(records) if feed_repo else []
     for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"]):
-        yield render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk),
+        yield render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk, bool(feed_repo)),
                      pagination=pagination, canonical=env.globals["site"].absolute(path),
+                     overview=overview if pagination.number == 1 else [],
                      description=listing_description(heading, intro, chunk, pagination), **feeds)
+
+
+OVERVIEW_TAGS = 8  # the most common tags a repository's page names
+
+
+def repo_overview(records: list[Record]) -> list[tuple[str, list[Link]]]:
+    """What a repository's page says before its list: its records' error
+    types, severities and most common tags, each with its count, most first."""
+    def counts(keys_of: Callable[[Record], Iterable[str]], path_of: Callable[[str], str], most: int | None = None):
+        return top(counted(group(records, keys_of, path_of)), most or len(records))
+    rows = [("Error types", counts(lambda r: [r.error_type], urls.type_path)),
+            ("Severities", counts(lambda r: [r.severity], urls.severity_path)),
+            ("Most common tags", counts(lambda r: r.tags, urls.tag_path, OVERVIEW_TAGS))]
+    codes = len({urls.code_path(r.error_code) for r in records} - {None})
+    if codes:
+        rows.append(("Error codes", [Link(f"{codes} code{'s' if codes != 1 else ''}, in order", urls.code_repo_path(records[0].repo))]))
+    return [(name, links) for name, links in rows if links]
 
 
 def listing_description(heading: str, intro: str, entries: list[Entry], pagination: Pagination) -> str:
@@ -128,6 +151,17 @@ def directory_pages(env, listing: str, heading: str, intro: str, items: list[Lin
     for path, chunk, pagination in paginate(listing, items, env.globals["page_size"]):
         yield render(env, "directory.html", path, heading=heading, intro=intro, items=chunk,
                      pagination=pagination, canonical=env.globals["site"].absolute(path))
+
+
+def tag_index_pages(env, intro: str, links: list[Link]) -> Iterator[Page]:
+    """`-/tags/` and its further pages (tag_index.py): the tags A–Z under
+    their initials, a filter box, and links to every page by its range."""
+    runs = tag_index.index_runs(links)
+    pages = [(path, tag_index.run_label(run)) for (path, _, _), run in zip(paginate(urls.TAGS_PATH, runs, 1), runs)]
+    for path, (run,), pagination in paginate(urls.TAGS_PATH, runs, 1):
+        yield render(env, "tags.html", path, heading="Tags", intro=intro, initials=tag_index.by_initial(run),
+                     pages=pages if len(pages) > 1 else [], pagination=pagination,
+                     canonical=env.globals["site"].absolute(path))
 
 
 def counted(groups: dict[str, tuple[list[str], list[Record]]]) -> list[Link]:
@@ -155,8 +189,12 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
             yield from listing_pages(env, items, path, title.format(isolate(shown_label(labels))), intro, members,
                                      labels[0] if directory == urls.REPOS_PATH else None)
-        by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
+        if directory == urls.TAGS_PATH:
+            yield from tag_index_pages(env, f"{len(groups)} {noun}, A–Z, each with its number of records.",
+                                       counted(groups))
+            continue
+        by_count = sorted(counted(groups), key=lambda link: (-link.count, link.label.casefold(), link.path))
         yield from directory_pages(env, directory, directory_title,
                                    f"{len(groups)} {noun}, by number of records.", by_count)
     repos, tags, types, severities = (counted(kind[0]) for kind in kinds)

@@ -8,8 +8,10 @@ The bytes depend on the card's inputs (CardText) alone: the font is the one
 Pillow ships (Aileron, scalable since Pillow 10.1) with its basic layout, the
 PNG has no timestamp, and the locked Pillow draws the same pixels on every
 machine. That font covers ASCII and a few marks, so the text is folded to it
-first (accents dropped, dashes and quotes made plain); a character it cannot
-show becomes "?".
+first (accents dropped, dashes and quotes made plain). A record whose text
+still has a character it cannot show (CJK, Arabic, an emoji…) gets no card
+image: its link unfurls text-led, with the site's image, as without `cards`,
+and the build warns (card_warnings) rather than draw "?" for each.
 
 The card is drawn as grey levels and stored as a palette PNG: levels 0–240
 run from the background to the ink, the few above are the site's accent
@@ -169,18 +171,59 @@ def longest(text: str, face, width: float, suffix: str = "") -> int:
     return low
 
 
-def plain(text: str, limit: int) -> str:
-    """`text` folded to what the font shows, on one line, at most `limit` characters."""
-    text = unicodedata.normalize("NFKD", text[:limit * 2].translate(FOLD))
+def folded(text: str) -> list[str]:
+    """`text`'s characters as the card would draw them: accents and marks off, spaces plain."""
     shown = []
-    for c in text:
+    for c in unicodedata.normalize("NFKD", text.translate(FOLD)):
         category = unicodedata.category(c)
         if category == "Mn" or category == "Cf":   # accents once folded off, bidi and zero-width marks
             continue
-        if category[0] in "CZ":                    # line breaks, tabs, odd spaces
-            c = " "
-        shown.append(c if has_glyph(c) else "?")
+        shown.append(" " if category[0] in "CZ" else c)  # line breaks, tabs, odd spaces
+    return shown
+
+
+def plain(text: str, limit: int) -> str:
+    """`text` folded to what the font shows, on one line, at most `limit` characters."""
+    shown = [c if has_glyph(c) else "?" for c in folded(text[:limit * 2])]
     return " ".join("".join(shown).split())[:limit]
+
+
+def uncovered(r: Record | Summary) -> list[str]:
+    """The characters of what a record's card shows that the font lacks, each once, in order."""
+    text = " ".join((r.message[:LONGEST * 2], r.repo[:240], r.error_type[:160], r.severity[:80]))
+    return [c for c in dict.fromkeys(text) if not all(has_glyph(f) for f in folded(c))]
+
+
+def has_card(r: Record | Summary) -> bool:
+    """Whether the record gets a card image: the font shows all its card's text."""
+    return not uncovered(r)
+
+
+# The scripts a warning names, by the first word of a character's Unicode name.
+SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "ARABIC", "HEBREW", "CYRILLIC", "GREEK", "DEVANAGARI",
+           "BENGALI", "TAMIL", "THAI", "ARMENIAN", "GEORGIAN", "ETHIOPIC")
+
+
+def script_of(c: str) -> str:
+    name = unicodedata.name(c, "")
+    first = name.split(" ", 1)[0]
+    if first in SCRIPTS:
+        return first.capitalize() if first != "CJK" else "CJK"
+    return "emoji or symbol" if unicodedata.category(c) == "So" else "other characters"
+
+
+def card_warnings(summaries) -> list[str]:
+    """One line a record whose card would need characters the font lacks:
+    it has no card image (has_card), and its link unfurls text-led."""
+    lines = []
+    for s in summaries:
+        missing = uncovered(s)
+        if missing:
+            scripts = ", ".join(dict.fromkeys(script_of(c) for c in missing))
+            lines.append(f"{s.source_file}: card: text only: its font has no {scripts} "
+                         f"({''.join(missing[:8])}{'…' if len(missing) > 8 else ''}); "
+                         "its link unfurls with the title, the description and the site's image")
+    return lines
 
 
 @lru_cache(maxsize=4096)

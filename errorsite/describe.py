@@ -54,6 +54,17 @@ def unfurl_description(r: Record) -> str:
     return f"{meaning} {shorten(f'Fix: {fix}', UNFURL_LIMIT - len(meaning) - 1)}"
 
 
+FIX_LIMIT = 100         # characters of the first solution on a result card or a list row
+
+
+def first_fix(r: Record) -> str:
+    """The record's first solution as one line of plain text, its first
+    sentence, at most FIX_LIMIT characters ("" without a solution)."""
+    if not r.solutions:
+        return ""
+    return shorten(first_sentence(plain_text(r.solutions[0])), FIX_LIMIT)
+
+
 def page_title(r: Record | Summary) -> str:
     """"message — repo", at most TITLE_LIMIT characters: the message is cut
     (the page shows it whole), and a very long repository name after it."""

@@ -11,9 +11,11 @@ import jinja2
 from . import urls
 from .model import Page, Summary
 from .api import by_code, code_json
-from .browse import ListItems, directory_pages, entry, groupings, paginate
+from . import tag_index
+from .browse import ListItems, counted, entry, groupings, paginate
+from .codes import codes_index_pages, index_paths as codes_index_paths
 from .describe import page_title, record_description
-from .render import Link, render
+from .render import render
 
 
 
@@ -37,7 +39,8 @@ def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = 
 
 def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
     """The error-code resolver: `-/code/<code>/` lists every record with that
-    code, across repositories, with its JSON twin; `-/code/` lists the codes."""
+    code, across repositories, with its JSON twin; `-/code/` lists the codes
+    by repository, and each repository's codes have a page (codes.py)."""
     site = env.globals["site"]
     groups = by_code(summaries)
     items = ListItems(env)
@@ -50,11 +53,7 @@ def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Pa
         yield render(env, "code.html", path, code=code, intro=intro, entries=entries, items=items(entries),
                      json_path=urls.code_json_path(code), canonical=site.absolute(path))
         yield code_json(site, code, members)
-    links = sorted((Link(members[0].error_code, path, len(members)) for path, members in groups.items()),
-                   key=lambda link: (-link.count, link.label.casefold(), link.path))
-    yield from directory_pages(env, urls.CODES_PATH, "Error codes",
-                               f"{len(groups)} error code{'s' if len(groups) != 1 else ''}, by number of records.",
-                               links)
+    yield from codes_index_pages(env, summaries)
 
 
 def go_code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
@@ -78,9 +77,12 @@ def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
     for groups, _, directory, _ in groupings(summaries):
         for path, (_, members) in groups.items():
             paths.update(page for page, _, _ in paginate(path, members, page_size))
-        paths.update(page for page, _, _ in paginate(directory, list(groups), page_size))
+        if directory == urls.TAGS_PATH:  # browse.tag_index_pages
+            paths.update(page for page, _, _ in paginate(directory, tag_index.index_runs(counted(groups)), 1))
+        else:
+            paths.update(page for page, _, _ in paginate(directory, list(groups), page_size))
     codes = by_code(summaries)
     paths.update(codes)
     paths.update(urls.go_code_path(members[0].error_code) for members in codes.values())
-    paths.update(page for page, _, _ in paginate(urls.CODES_PATH, list(codes), page_size))
+    paths.update(codes_index_paths(summaries))
     return paths

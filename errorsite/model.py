@@ -152,6 +152,7 @@ class Summary(NamedTuple):
     content_changed_at: str | None
     card: str             # the one-paragraph summary shown on result cards
     unfurl: str = ""      # the page's description, for unfurl cards (describe.record_description)
+    fix: str = ""         # the first solution in one short line (describe.first_fix), on cards and list rows
 
     @property
     def shown_pattern(self) -> str | None:

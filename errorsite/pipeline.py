@@ -23,6 +23,7 @@ from .cache.keys import file_key, render_fingerprint
 from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, Reusable, comparable, kept_instead,
                          page_keys, reusable_outcomes, unchanged)
 from .cache.folder import state_folder
+from .cards import card_warnings
 from .cache.stored import (ServedFiles, adopt_state_beside, digests_file, load_digests, previous_manifest,
                            previous_outcomes, save_digests)
 from .finished import Finished
@@ -223,7 +224,7 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
     sitewide = yield from sitewide_pages(begun.site, records.summaries, records.html_paths, begun.static,
                                          begun.options, begun.fingerprint, history, previous, jobs,
                                          records.unavailable)
-    for warning in sitewide.warnings:
+    for warning in [*sitewide.warnings, *(card_warnings(records.summaries) if begun.options.cards else [])]:
         report(f"warning: {warning}")
     return records, sitewide
 

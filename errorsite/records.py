@@ -21,7 +21,7 @@ from .model import Outcome, Page, Record, Reuse, Summary
 from .spread import in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .validate import check
-from .cards import card_page
+from .cards import card_page, has_card
 from .links import permalink_page
 from .api import oembed, record_json
 from .readable import record_markdown
@@ -99,8 +99,9 @@ def claimed_id(path: Path, root: Path, data: object) -> str | None:
 
 
 def record_paths(record: Record, cards: bool = False) -> list[str]:
+    """A record's own files; its card image with `cards` on, unless the card's font lacks its script."""
     return [urls.record_path(record), urls.permalink_path(record), urls.record_json_path(record),
-            urls.record_markdown_path(record), *([urls.record_card_path(record)] if cards else [])]
+            urls.record_markdown_path(record), *([urls.record_card_path(record)] if cards and has_card(record) else [])]
 
 
 def record_files(env, record: Record, summary: Summary) -> list[Page]:
@@ -111,7 +112,7 @@ def record_files(env, record: Record, summary: Summary) -> list[Page]:
     embed = oembed(site, env.globals["site_name"], record, env.globals["unfurl_image_of"](record))
     files = [record_page(env, record), permalink_page(env, summary), record_json(site, record, embed),
              record_markdown(site, record)]
-    if env.globals["cards"]:  # its bytes depend on the card's inputs alone: unchanged, the writer keeps the file
+    if env.globals["cards"] and has_card(record):  # its bytes depend on its inputs alone: the writer keeps an unchanged one
         files.append(card_page(record, env.globals["site_name"]))
     return files
 

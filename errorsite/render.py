@@ -17,9 +17,9 @@ from .assets import SEARCH_ENGINE
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
 from .share import report_url, share_values
-from .cards import card_image
+from .cards import card_image, has_card
 from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
-from .describe import page_title, record_description, unfurl_description
+from .describe import first_fix, page_title, record_description, unfurl_description
 
 SITE_NAME = "Error Index"
 SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
@@ -138,9 +138,11 @@ def environment(site: urls.Site, total_records: int = 0,
 
 def unfurl_images(options: SiteOptions):
     """record or summary → the image its unfurl shows: its own card with
-    `cards` on, else the site's."""
+    `cards` on (when the card's font shows its text: cards.has_card), else the site's."""
     site_card = site_card_image(options.title, options.card)
-    return (lambda r: card_image(r, options.title)) if options.cards else (lambda r: site_card)
+    if not options.cards:
+        return lambda r: site_card
+    return lambda r: card_image(r, options.title) if has_card(r) else site_card  # text-led where the font lacks a script
 
 
 def template_error(error: jinja2.TemplateError) -> str:
@@ -269,4 +271,4 @@ def summarize(r: Record) -> Summary:
         error_code=r.error_code, error_type=r.error_type, error_class=r.error_class, severity=r.severity,
         file_path=r.file_path, tags=r.tags, analyzed_at=r.analyzed_at,
         content_changed_at=r.content_changed_at, card=summary(r.documentation or r.trigger_scenarios),
-        unfurl=unfurl_description(r))
+        unfurl=unfurl_description(r), fix=first_fix(r))

@@ -136,7 +136,8 @@ def record_shape(path: object) -> bool:
 def listing_shape(path: object) -> bool:
     """Whether `path` is shaped as a listing page the site makes: the home
     page, a page of its own under `-/` (`-/tags/`, `-/tags/json/`, `-/search/`),
-    a repository's listing (`owner/name/`), any of them past its first page
+    a repository's listing (`owner/name/`) or its codes (`-/code/-/in/owner/name/`),
+    any of them past its first page
     (`…/-/page/2/`). Each segment under `-/` is one urls.url_segment makes,
     so it holds no dot: every file the site writes does (`404.html`,
     `new.xml`, `index.html`), and no listing takes a file's place."""
@@ -149,6 +150,8 @@ def listing_shape(path: object) -> bool:
     if number is not None and not (PAGE_NUMBER.fullmatch(number) and number != "1"):
         return False
     parts = base.split("/")[:-1]
+    if parts[:4] == ["-", "code", "-", "in"]:  # urls.code_repo_path
+        return len(parts) == 6 and record_shape("/".join(parts[4:]) + "/x/")
     if parts[:1] == ["-"]:  # `-/go/code/<code>/` is the one four deep
         deepest = 4 if base.startswith(urls.GO_CODE_PATH) and number is None else 3
         return 2 <= len(parts) <= deepest and all(part and urls.url_segment(part) == part for part in parts[1:])

@@ -181,6 +181,12 @@ def go_code_path(error_code: str | None) -> str | None:
     return f"{GO_CODE_PATH}{segment}/" if segment else None
 
 
+def code_repo_path(repo: str) -> str:
+    """A repository's error codes (codes.py): `-/code/-/in/<owner>/<name>/`. No
+    code's page is `-/code/-/`: a code's segment never starts with "-"."""
+    return f"{CODES_PATH}{OWN}in/{repo_path(repo)}"
+
+
 def code_json_path(error_code: str) -> str | None:
     path = code_path(error_code)
     return path and f"{path}index.json"

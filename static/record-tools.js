@@ -78,18 +78,12 @@
     a.href = url.toString();
   });
 
-  // A `#` self-link and a copy button beside every section heading (made here,
-  // not in each page's markup: "On this page" already links every section),
-  // and a copy button beside every solution.
+  // One link control beside every section heading, the button that copies its
+  // permanent link (made here, not in each page's markup; "On this page"
+  // already links every section on this page), and one beside every solution.
   Array.prototype.forEach.call(article.querySelectorAll("h2[id]"), function (h) {
     var name = h.firstChild ? h.firstChild.textContent.trim() : h.id;
-    var anchor = document.createElement("a");
-    anchor.className = "anchor";
-    anchor.href = "#" + h.id;
-    anchor.setAttribute("aria-label", "Link to section: " + name);
-    anchor.textContent = "#";
     h.appendChild(document.createTextNode(" "));
-    h.appendChild(anchor);
     h.appendChild(button("Copy link", "Copy link to section: " + name, function () { return permalink + "#" + h.id; }));
   });
   Array.prototype.forEach.call(article.querySelectorAll("li[id^='solution-']"), function (li) {
@@ -202,12 +196,13 @@
     return null;
   }
 
-  /* Scroll the source box sideways so the chosen (or raised) line's code
-   * starts just right of the line numbers; `vertical` also brings it on screen. */
+  /* Scroll the source box sideways so the chosen line's code starts just
+   * right of the line numbers; `vertical` also brings it on screen. Only a
+   * #L link chooses: a page opened without one shows every line from its start. */
   function reveal(vertical) {
     if (!source) return;
     var range = chosenRange();
-    var line = range ? document.getElementById("L" + range[0]) : source.querySelector("code > .raised");
+    var line = range && document.getElementById("L" + range[0]);
     if (!line) return;
     if (vertical && range) line.scrollIntoView({ block: "center" });
     var first = codeStart(line), gutter = gutterWidth(line);
@@ -217,6 +212,18 @@
     var wanted = first.width * 40;  // 40 characters of code, monospaced
     if (left >= gutter && left + wanted <= source.clientWidth) return;  // already in view
     source.scrollLeft = Math.max(0, source.scrollLeft + left - gutter - (room > wanted ? 8 : 0));
+    edges();
+  }
+
+  /* Which edges of the source box hide code (the stylesheet draws a cue at each). */
+  function edges() {
+    source.classList.toggle("cut-left", source.scrollLeft > 1);
+    source.classList.toggle("cut-right", source.scrollLeft + source.clientWidth < source.scrollWidth - 1);
+  }
+  if (source) {
+    source.addEventListener("scroll", edges, { passive: true });
+    window.addEventListener("resize", edges);
+    edges();
   }
 
   /* The width of a line's number (its box is border-box: padding included). */

@@ -3,7 +3,7 @@
  * the same split index as the search page (search-ui.js loads both, once, and
  * lends them through window.ErrorSearchUI). ↑ ↓ choose, Enter opens the
  * chosen result (the top one unless another was chosen), Escape closes; "All
- * results" is the search page with ?q=. With no result, or without
+ * results" is the search page with #q= (the search page alone before a search). With no result, or without
  * JavaScript, the form submits to the search page as before.
  * Record text only ever reaches the page as DOM text nodes.
  */
@@ -45,11 +45,17 @@
     status.setAttribute("aria-live", "polite");
     var related = element("p", "search-panel-related", "Related records — not this error");
     related.hidden = true;
+    var filterBox = element("div", "search-filters");
+    filterBox.setAttribute("role", "group");
+    filterBox.setAttribute("aria-label", "Filter the results");
+    filterBox.hidden = true;
     var list = element("ol", "search-results search-panel-results");
     list.id = "search-panel-results";
     list.setAttribute("data-match", "none");
     var all = element("a", "search-panel-all", "All results");
+    all.href = window.ErrorSearchUI.searchPageAddress("");  // a link from the start, as crawlers read it
     panel.appendChild(status);
+    panel.appendChild(filterBox);
     panel.appendChild(related);
     panel.appendChild(list);
     panel.appendChild(all);
@@ -57,6 +63,8 @@
     box.setAttribute("aria-controls", list.id);
 
     var timer = null, shownQuery = null, active = -1;
+    var filters = {}, held = null;  // the filters (search-filters.js) and the last search's pool they narrow
+    var F = window.ErrorSearchFilters;  // once the engine is loaded
 
     function open() { panel.hidden = false; }
     function close() { panel.hidden = true; }
@@ -72,6 +80,24 @@
       if (keyboard) items[active].scrollIntoView({ block: "nearest" });  // never under a moving pointer
     }
 
+    /* The held pool, narrowed by the filters, shown; the filters' counts are of the whole pool. */
+    function showHeld() {
+      var all = held.results;
+      var kept = F ? F.apply(all, filters) : all.slice();
+      kept.match = kept.length && kept[0] === all[0] ? all.match : "none";
+      show(held.query, kept);
+      if (!F) return;
+      var names = held.search.meta.facets && held.search.meta.facets.languages;
+      F.controls(filterBox, all, filters, names, function (next) {
+        filters = next;
+        var wanted = F.active(filters) ? all.filter(function (r) { return !r.doc; }) : [];
+        showHeld();
+        if (wanted.length) held.search.cards(wanted).then(function () { if (held && held.results === all) showHeld(); }, function () {});
+        var select = filterBox.querySelector("select");
+        if (select) select.focus();  // the controls were made again: the focus stays in the panel
+      });
+    }
+
     function show(query, results) {
       shownQuery = query;
       list.textContent = "";
@@ -80,7 +106,7 @@
       var match = (results && results.match) || "none";
       list.setAttribute("data-match", match);
       related.hidden = true;
-      all.href = window.ErrorSearchUI.searchPageAddress(query);
+      all.href = window.ErrorSearchUI.searchPageAddress(query, filters);
       var analysed = window.ErrorSearch.analyse(query);
       if (!analysed.core.length && !analysed.context.length) {
         status.textContent = "That looks like noise only (timestamps, paths, numbers): paste the message itself.";
@@ -105,7 +131,7 @@
           " — Enter opens the first, ↑ ↓ choose, Esc closes.";
       }
       strong.forEach(function (result) {
-        var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
+        var words = window.ErrorSearchUI.decidingWords(analysed, result);
         var stems = window.ErrorSearchTokens.stemsOf(words.map(String));
         var item = element("li");
         var link = element("a", "result-title");
@@ -120,6 +146,7 @@
           appendMarked(summary, String(result.doc[4]), stems);
           item.appendChild(summary);
         }
+        if (result.doc[8]) item.appendChild(window.ErrorSearchUI.fixLine(String(result.doc[8])));
         list.appendChild(item);
       });
       // Enter opens the first only when it is a match; a related one, once chosen.
@@ -135,11 +162,15 @@
     }
 
     var searches = window.ErrorSearchUI.sharedSearch(function (query) {
-      return window.ErrorSearchUI.engineReady().then(function (search) {
-        return search.search(query, 20);
+      var search;
+      return window.ErrorSearchUI.engineReady().then(function (engine) {
+        search = engine;
+        F = window.ErrorSearchFilters;  // loaded with the engine
+        return search.search(query, F ? 100 : 20);
       }).then(function (results) {
         if (box.value !== query) return false;
-        show(query, results);
+        held = { query: query, results: results, search: search };
+        showHeld();
         return true;
       }, function (error) {
         if (box.value !== query) return false;
@@ -201,7 +232,7 @@
         if (box.value !== query) return;
         var found = links();
         if (found.length && active >= 0 && shownQuery === query) window.location.href = found[active].href;
-        else window.location.href = window.ErrorSearchUI.searchPageAddress(query);
+        else window.location.href = window.ErrorSearchUI.searchPageAddress(query, filters);
       });
     });
     // The panel closes when the focus or a click goes elsewhere.

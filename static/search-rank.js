@@ -82,6 +82,12 @@
    *    the frames name;
    * 3. the weighted sum of query coverage, lunr's score, message coverage and
    *    a named repository; ties fall to the record's position. */
+  /* Whether a term's match is one that decides what the error is: in its
+   * message, pattern, code or class; not its tags, repository, file or summary. */
+  function decides(fields) {
+    return !!(fields && (fields.message || fields.pattern || fields.code || fields.cls));
+  }
+
   function rank(engine, text, q, results) {
     var haystack = match.squash(text).slice(0, 20000);
     var queryTokens = toSet(q.core.concat(q.context));
@@ -108,6 +114,7 @@
         ref: ref,
         words: words,
         terms: terms,
+        decided: terms.filter(function (t) { return decides(metadata[t]); }),
         named: name,
         everyWord: everyWord,
         shared: shared,

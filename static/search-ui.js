@@ -78,8 +78,35 @@
     if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
   }
 
+  /* A card's fix (the record's first solution, one line), as text. */
+  function fixLine(fix) {
+    var line = document.createElement("p");
+    line.className = "result-fix";
+    var label = document.createElement("span");
+    label.className = "fix-label";
+    label.textContent = "Fix:";
+    line.appendChild(label);
+    line.appendChild(document.createTextNode(" " + fix));
+    return line;
+  }
+
   function stemSet(words) {
     return window.ErrorSearchTokens.stemsOf(words.map(String));
+  }
+
+  /* The words that decided a result (search-rank.js: `decided`, the terms it
+   * matched in its message, pattern, code or class): the query's own words
+   * with those stems, then the terms a typo or a prefix expanded to. What its
+   * card marks and its page highlights; never every word of the query. */
+  function decidingWords(analysed, result) {
+    var decided = window.ErrorSearchTokens.toSet(result.decided || []), covered = Object.create(null);
+    var words = analysed.core.concat(analysed.context).filter(function (word) {
+      var stems = Object.keys(stemSet([word]));
+      stems.forEach(function (s) { if (decided[s]) covered[s] = true; });
+      return stems.some(function (s) { return decided[s]; });
+    });
+    (result.decided || []).forEach(function (term) { if (!covered[term]) words.push(term); });
+    return window.ErrorSearchTokens.unique(words).slice(0, 40);
   }
 
   var KEYSTROKE_WAIT = 60;  // ms a keystroke's search waits for the next keystroke
@@ -128,20 +155,30 @@
    * no host receives, or, from older links and the form without JavaScript,
    * in ?q=. Line breaks as the box keeps them: a form sends a textarea's as CR LF. */
   function queryInAddress(location) {
-    var hash = /^#q=(.*)$/s.exec(location.hash || ""), query;
-    if (hash) {
-      try { query = decodeURIComponent(hash[1].replace(/\+/g, " ")); } catch (error) { query = hash[1]; }
-    } else {
-      query = new URL(location.href).searchParams.get("q") || "";
+    var query = window.ErrorSearchFilters ? window.ErrorSearchFilters.parse(location.hash).query : null;
+    if (query === null) {
+      var hash = /^#q=(.*)$/s.exec(location.hash || "");
+      if (hash) {
+        try { query = decodeURIComponent(hash[1].replace(/\+/g, " ")); } catch (error) { query = hash[1]; }
+      } else {
+        query = new URL(location.href).searchParams.get("q") || "";
+      }
     }
     return query.replace(/\r\n?/g, "\n");
   }
 
-  /* The search page's address for `query`, the query in its fragment. */
-  function searchPageAddress(query) {
+  /* The filters after the query in the fragment (search-filters.js): #q=…&repo=…. */
+  function filtersInAddress(location) {
+    return window.ErrorSearchFilters ? window.ErrorSearchFilters.parse(location.hash).filters : {};
+  }
+
+  /* The search page's address for `query` (and `filters`), in its fragment. */
+  function searchPageAddress(query, filters) {
     var url = new URL(ROOT + "-/search/", window.location.href);
     var shown = shareable(query);
-    if (shown) url.hash = "q=" + encodeURIComponent(shown);
+    var hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(shown, filters)
+      : shown ? "q=" + encodeURIComponent(shown) : "";
+    if (hash) url.hash = hash;
     return url.toString();
   }
 
@@ -151,8 +188,13 @@
     return query && window.ErrorSearchRedact ? window.ErrorSearchRedact.redact(query).text : "";
   }
 
-  function searchPage(input, list, status, weak, related) {
+  var POOL = 100;   // results a search keeps: the filters choose among them, and count them
+  var SHOWN = 20;   // results a list shows
+
+  function searchPage(input, list, status, weak, related, filterBox) {
     var active = -1;
+    var filters = filtersInAddress(window.location);
+    var held = null;  // {query, results, search}: the last search's pool, which the filters narrow
     var timer = null;
     var current = [];
     var renderedQuery = null;
@@ -206,7 +248,8 @@
       var url = new URL(window.location.href);
       var redacted = query ? window.ErrorSearchRedact.redact(query) : { text: "", found: {} };
       url.searchParams.delete("q");
-      url.hash = query ? "q=" + encodeURIComponent(redacted.text) : "";
+      url.hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(redacted.text, filters)
+        : query ? "q=" + encodeURIComponent(redacted.text) : "";
       window.history.replaceState(null, "", url.toString());
       showRedacted(redacted);
       // ...and so does the title, with the paste's message line only, so each search in the history says which.
@@ -270,7 +313,7 @@
     function renderItems(into, results, analysed, first) {
       results.forEach(function (result, i) {
         if (!result.doc) return;  // its card is on its way (search.cards): shown when it comes
-        var words = analysed.core.concat(analysed.context, result.terms).slice(0, 40);
+        var words = decidingWords(analysed, result);
         var stems = stemSet(words);
         var item = document.createElement("li");
         if (first && i === 0) item.className = "active";
@@ -294,33 +337,64 @@
           appendMarked(summary, result.doc[4], stems);
           item.appendChild(summary);
         }
+        if (result.doc[8]) item.appendChild(fixLine(result.doc[8]));
         into.appendChild(item);
       });
     }
 
     function run() {
       var query = input.value;
-      if (!query.trim()) { searches.reset(); render(query, []); return Promise.resolve(); }
+      if (!query.trim()) { searches.reset(); held = null; show(query); return Promise.resolve(); }
       return searches.run(query);
+    }
+
+    /* The held results the filters leave, as a list to render: the engine's
+     * judgement holds for its first result only. */
+    function show(query) {
+      var F = window.ErrorSearchFilters, all = held && held.query === query ? held.results : [];
+      var shown = F ? F.apply(all, filters).slice(0, SHOWN) : all.slice(0, SHOWN);
+      shown.match = shown.length && shown[0] === all[0] ? all.match : "none";
+      render(query, shown);
+      if (!F || !filterBox) return;
+      F.controls(filterBox, all, filters, held && held.search.meta.facets && held.search.meta.facets.languages, function (next) {
+        filters = next;
+        var was = renderedQuery;
+        show(was === null ? input.value : was);
+        if (held && held.query === was) completeCards(was);
+      });
+      if (F.active(filters)) {
+        status.appendChild(document.createTextNode(" Filtered by " + F.describe(filters, held &&
+          held.search.meta.facets && held.search.meta.facets.languages) + "."));
+        if (!filterBox.children.length) filterBox.hidden = true;
+      }
+    }
+
+    /* Past the first screen, a result found by no word of its message has
+     * its card fetched once the first screen is drawn; with a filter on,
+     * every held result's, as the filter needs it. */
+    function completeCards(query) {
+      var F = window.ErrorSearchFilters, all = held.results;
+      var wanted = F && F.active(filters) ? all : all.slice(0, SHOWN);
+      if (wanted.every(function (r) { return r.doc; })) return;
+      var search = held.search;
+      new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
+        return search.cards(wanted);
+      }).then(function () {
+        if (input.value !== query || renderedQuery !== query || !held || held.query !== query) return;
+        var was = active;
+        show(query);
+        if (was > 0 && was < list.children.length) move(was);
+      }, function () {});
     }
 
     var searches = sharedSearch(function (query) {
       return engineReady().then(function (search) {
         if (input.value !== query) return false;  // a newer keystroke is on its way
-        return search.search(query, 20).then(function (results) {
+        return search.search(query, POOL).then(function (results) {
           if (input.value !== query) return false;
-          render(query, results);
-          if (results.every(function (r) { return r.doc; })) return true;
-          // Past the first screen, a result found by no word of its message
-          // has its card fetched once the first screen is drawn.
-          new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
-            return search.cards(results);
-          }).then(function () {
-            if (input.value !== query || renderedQuery !== query) return;
-            var was = active;
-            render(query, results);
-            if (was > 0 && was < list.children.length) move(was);
-          }, function () {});
+          held = { query: query, results: results, search: search };
+          show(query);
+          completeCards(query);
           return true;
         });
       }).catch(function (error) {
@@ -366,7 +440,8 @@
     // A #q= link followed from this page, or typed into its address, searches it.
     window.addEventListener("hashchange", function () {
       var query = queryInAddress(window.location);
-      if (query === input.value || query === renderedQuery) return;
+      filters = filtersInAddress(window.location);
+      if (query === input.value || query === renderedQuery) { if (held) show(renderedQuery); return; }
       input.value = query;
       fitBox(input);
       run();
@@ -378,12 +453,16 @@
   }
 
   // ---- Record pages: highlight the words searched for ------------------------
+  /* Marks the searched words in the message and the raised source lines
+   * only: elsewhere the page's prose shares the query's common words. */
   function highlightRecord(container, words) {
     var stems = stemSet(words.split(/\s+/).filter(Boolean));
     if (!Object.keys(stems).length) return;
-    var walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
     var nodes = [];
-    while (walker.nextNode()) nodes.push(walker.currentNode);
+    Array.prototype.forEach.call(container.querySelectorAll("h1, .source-code code > .raised"), function (part) {
+      var walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+    });
     nodes.forEach(function (node) {
       if (!node.nodeValue.trim() || node.parentNode.closest("a.anchor, .ln")) return;
       var fragment = document.createDocumentFragment();
@@ -461,7 +540,7 @@
     if (list && input) {
       input.setAttribute("aria-controls", "search-results");
       searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"),
-                 document.getElementById("search-related"));
+                 document.getElementById("search-related"), document.getElementById("search-filters"));
     }
     var go = document.getElementById("go-status");
     if (go) goPage(go);
@@ -506,7 +585,8 @@
 
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
   window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput,
-                          sharedSearch: sharedSearch, searchPageAddress: searchPageAddress };
+                          sharedSearch: sharedSearch, searchPageAddress: searchPageAddress,
+                          fixLine: fixLine, decidingWords: decidingWords };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -13,7 +13,7 @@ from markupsafe import escape
 from errorsite import urls
 from errorsite.browse import browse_pages, counted, group, paginate, robots, sitemap
 from errorsite.model import Record
-from errorsite.render import Link, environment
+from errorsite.render import Link, environment, summarize
 from errorsite.validate import validate
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
@@ -32,7 +32,7 @@ def make(i: int, **changes) -> Record:
 
 def pages_of(records: list[Record]) -> dict[str, str]:
     env = environment(SITE, len(records))
-    pages = list(browse_pages(env, records))
+    pages = list(browse_pages(env, [summarize(r) for r in records]))  # as the pipeline passes them
     paths = [page.path for page in pages]
     assert len(paths) == len(set(paths)), "two pages share a path"
     return {page.path: page.content.decode("utf-8") for page in pages}
@@ -134,11 +134,16 @@ def test_home_page_lists_recent_records_newest_first():
 
 
 def test_directories_sort_by_count_then_label():
-    records = [make(0, tags=["Rust", "beta"]), make(1, tags=["rust", "alpha"]), make(2, tags=["alpha"])]
+    records = [make(0, repo="o/Rust"), make(1, repo="o/rust"), make(2, repo="o/beta"), make(3, repo="o/alpha"),
+               make(4, repo="o/alpha")]
     pages = pages_of(records)
-    items = re.findall(r'<li><a href="([^"]+)">([^<]+) <span class="count">(\d+)</span></a></li>', pages["-/tags/"])
-    assert items == [("/errors/-/tags/alpha/", "alpha", "2"), ("/errors/-/tags/rust/", "Rust · rust", "2"),
-                     ("/errors/-/tags/beta/", "beta", "1")]
+    items = re.findall(r'<li><a href="([^"]+)">([^<]+) <span class="count">(\d+)</span></a></li>', pages["-/repos/"])
+    assert items == [("/errors/o/alpha/", "o/alpha", "2"), ("/errors/o/rust/", "o/Rust · o/rust", "2"),
+                     ("/errors/o/beta/", "o/beta", "1")]
+    tags = re.findall(r'<li><a href="([^"]+)">([^<]+)</a> <span class="count">(\d+)</span></li>',
+                      pages_of([make(0, tags=["Rust", "beta"]), make(1, tags=["rust", "alpha"])])["-/tags/"])
+    assert tags == [("/errors/-/tags/alpha/", "alpha", "1"), ("/errors/-/tags/beta/", "beta", "1"),
+                    ("/errors/-/tags/rust/", "Rust · rust", "2")]  # the tags' index is A–Z
 
 
 def test_labels_sharing_a_url_share_a_page_that_names_each():
@@ -159,7 +164,7 @@ def test_tags_with_markup_are_shown_as_the_records_have_them_never_one_for_anoth
     escaped = [str(escape(tag)) for tag in MARKUP_TAGS]
     listing = pages["-/tags/svg-onload-alert-1/"]
     assert f"<h1>Errors tagged “{escaped[0]} · {escaped[1]}”</h1>" in listing
-    assert f'<a href="/errors/-/tags/svg-onload-alert-1/">{escaped[0]} · {escaped[1]} <span class="count">2</span>' \
+    assert f'<a href="/errors/-/tags/svg-onload-alert-1/">{escaped[0]} · {escaped[1]}</a> <span class="count">2</span>' \
         in pages["-/tags/"]
     assert "<svg" not in listing and "<svg" not in pages["-/tags/"]
 
@@ -236,3 +241,89 @@ def test_a_sitemap_part_also_keeps_within_its_bytes():
 def test_robots_txt_points_to_the_sitemap():
     assert robots(SITE).content == (b"User-agent: *\nAllow: /\n"
                                     b"Sitemap: https://example.org/errors/sitemap.xml\n")
+
+
+# --- the first solution on list rows, and a repository's overview (issue 42) ---------
+
+def test_first_fix_is_one_plain_line_of_the_first_solution_trimmed():
+    from errorsite.describe import FIX_LIMIT, first_fix
+    assert first_fix(make(1, solutions=["Use `model_dump()` **instead**. Then retry.\n\nMore."])) == \
+        "Use model_dump() instead."
+    long = first_fix(make(2, solutions=["word " * 80]))
+    assert len(long) <= FIX_LIMIT and long.endswith("…") and "\n" not in long
+    assert first_fix(make(3, solutions=None)) == ""
+
+
+def test_list_rows_show_the_first_fix_and_a_repository_page_does_not_repeat_its_name():
+    pages = pages_of([make(1), make(2, solutions=None), make(3, repo="other/repo", tags=["x", "y"])])
+    tag = pages["-/tags/x/"]
+    assert tag.count('<span class="fix"><span class="fix-label">Fix:</span> <bdi>Remove the decorator') == 2
+    assert tag.count('class="fix"') == 2  # none for the record without a solution
+    assert tag.count(">pydantic/pydantic</a>") == 2
+    repo = pages["pydantic/pydantic/"]
+    assert ">pydantic/pydantic</a>" not in repo.split("<main", 1)[1]  # the heading names it once
+    assert repo.count('class="fix"') == 1
+
+
+def test_a_repository_page_opens_with_its_overview():
+    records = [make(1, tags=["a", "b"]), make(2, tags=["a"], errorType="state"), make(3, tags=["a"], severity="warning"),
+               *(make(i, repo="other/repo") for i in range(4, 6))]
+    page = pages_of(records)["pydantic/pydantic/"]
+    overview = page.split('<dl class="overview">', 1)[1].split("</dl>", 1)[0]
+    names = re.findall(r"<dt>([^<]+)</dt>", overview)
+    assert names == ["Error types", "Severities", "Most common tags", "Error codes"]
+    assert '<a href="/errors/-/code/-/in/pydantic/pydantic/">1 code, in order</a>' in overview
+    counts = re.findall(r'<a href="/errors/-/([^"]+)">[^<]+</a> <span class="count">(\d+)</span>', overview)
+    assert counts == [("types/usage/", "2"), ("types/state/", "1"), ("severities/error/", "2"),
+                      ("severities/warning/", "1"), ("tags/a/", "3"), ("tags/b/", "1")]
+    assert '<dl class="overview">' not in pages_of(records)["-/tags/a/"]  # only a repository's page has one
+
+
+def test_a_result_card_carries_the_first_fix_only_when_there_is_one():
+    from errorsite.render import summarize
+    from errorsite.search import result_doc
+    assert result_doc(summarize(make(1)))[8] == "Remove the decorator and keep the class as a BaseModel"
+    assert len(result_doc(summarize(make(2, solutions=None)))) == 8
+
+
+# --- the tags' index: A–Z, counts, a filter box, pages under 100 KB (issue 42, item 3) ---
+
+def test_the_tags_index_is_a_to_z_under_initials_with_counts_and_a_filter_box():
+    records = [make(1, tags=["beta", "Alpha", "42x"]), make(2, tags=["beta", "zeta"]), make(3, tags=["beta"])]
+    page = pages_of(records)["-/tags/"]
+    assert re.findall(r"<h2>([^<]+)</h2>", page) == ["#", "A", "B", "Z"]
+    items = re.findall(r'<li><a href="/errors/-/tags/([^/]+)/">([^<]+)</a> <span class="count">(\d+)</span></li>', page)
+    assert items == [("42x", "42x", "1"), ("alpha", "Alpha", "1"), ("beta", "beta", "3"), ("zeta", "zeta", "1")]
+    assert '<input id="filter-tags" type="search" data-filter="tags"' in page
+    assert "A–Z, each with its number of records." in page
+    assert '<nav class="index-pages"' not in page  # one page: nothing to link
+
+
+def test_thousands_of_tags_split_into_pages_under_100_kb_that_link_each_other():
+    from errorsite.browse import tag_index_pages
+    from errorsite.tag_index import index_runs
+    links = [Link(f"tag-{i:05d}-{'long' * (i % 12)}", urls.tag_path(f"tag-{i:05d}-{'long' * (i % 12)}"), i % 97 + 1)
+             for i in range(30_000)]
+    env = environment(SITE, 1)
+    pages = list(tag_index_pages(env, "30000 tags.", links))
+    assert [p.path for p in pages][:2] == ["-/tags/", "-/tags/-/page/2/"] and len(pages) == len(index_runs(links))
+    assert max(len(p.content) for p in pages) < 100_000
+    print(f"{len(pages)} pages of tags, the largest {max(len(p.content) for p in pages):,} B")
+    first, second = pages[0].content.decode(), pages[1].content.decode()
+    assert first.count('<li><a href="/errors/-/tags/') + second.count('<li><a href="/errors/-/tags/') < 30_000
+    nav = re.findall(r'<li>(?:<a href="([^"]+)">|<span aria-current="page">)([^<]+)<',
+                     first.split('<nav class="index-pages"')[1].split("</nav>")[0])
+    assert len(nav) == len(pages) and nav[0][0] == "" and nav[0][1].startswith("tag-00000- – ")
+    assert nav[1][0] == "/errors/-/tags/-/page/2/"
+    labels = re.findall(r'<li><a href="/errors/-/tags/(?!-/)[^"]+">([^<]+)</a>', "".join(p.content.decode() for p in pages))
+    assert labels == sorted(labels, key=str.casefold) and len(labels) == 30_000
+
+
+def test_listing_paths_know_the_tags_index_pages():
+    from errorsite.links import listing_paths
+    from errorsite.tag_index import TAG_INDEX_BYTES, item_bytes
+    tags = [f"t{i:04d}" for i in range(TAG_INDEX_BYTES // item_bytes(Link("t0000", urls.tag_path("t0000"))) + 5)]
+    records = [make(i, tags=tags[i * 30:(i + 1) * 30]) for i in range(len(tags) // 30 + 1)]
+    made = pages_of(records)
+    assert "-/tags/-/page/2/" in made
+    assert {p for p in made if p.startswith("-/tags/-/")} <= listing_paths([summarize(r) for r in records], 100)

@@ -190,3 +190,41 @@ def test_a_bad_card_stops_the_build_at_the_start_with_exit_2(tmp_path):
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == "build.py: error: --card: card.png: not a PNG image"
     assert not (tmp_path / "site").exists()
+
+
+# --- scripts the card's font lacks: a text-led unfurl and a warning (issue 42) ------------
+
+def test_a_card_needs_every_character_it_shows_in_the_font():
+    from errorsite.model import Summary
+    base = Summary("records/x.json", "x", "acme/widgets", "x", "Résumé “naïve” — straße failed", None, None,
+                   "parse", None, "error", None, (), None, None, "")
+    assert cards.has_card(base) and cards.uncovered(base) == []
+    cjk = base._replace(message="内存不足: out of memory 内存")
+    assert not cards.has_card(cjk) and cards.uncovered(cjk) == ["内", "存", "不", "足"]
+    mixed = [base._replace(message="خطأ 😀", source_file="records/y.json"), cjk, base]
+    assert cards.card_warnings(mixed) == [
+        "records/y.json: card: text only: its font has no Arabic, emoji or symbol (خطأ😀); "
+        "its link unfurls with the title, the description and the site's image",
+        "records/x.json: card: text only: its font has no CJK (内存不足); "
+        "its link unfurls with the title, the description and the site's image"]
+    assert not cards.has_card(base._replace(repo="acme/виджеты"))  # the repository is on the card too
+
+
+def test_a_record_in_a_script_the_font_lacks_unfurls_text_led_with_a_warning(one_record, tmp_path):
+    data = json.loads((one_record / NAME).read_bytes())
+    data["record"].update(id="cjk0000000000001", slug="cjk", errorMessage="内存不足: kv cache 已满")
+    (one_record / "cjk.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "site"
+    result, lines = build_quietly(one_record, out, BASE, options=SiteOptions(cards=True))
+    assert result.written and result.problems == []
+    assert lines == [f"warning: {(one_record / 'cjk.json').as_posix()}: card: text only: its font has no CJK "
+                     "(内存不足已满); its link unfurls with the title, the description and the site's image"]
+    assert not (out / "-/r/cjk0000000000001/card.png").exists() and (out / CARD_PATH).exists()
+    html = (out / "huggingface/candle/cjk/index.html").read_text(encoding="utf-8")
+    assert card(html, BASE + "huggingface/candle/cjk/")["og:image"] == BASE + "-/card.png"
+    assert twitter(html)["twitter:card"] == "summary"
+    again, _ = build_quietly(one_record, out, BASE, options=SiteOptions(cards=True))  # a no-op keeps the site
+    assert again.written and not (out / "-/r/cjk0000000000001/card.png").exists()
+    (one_record / NAME).unlink()  # a build with work to do says it again
+    third, lines = build_quietly(one_record, out, BASE, options=SiteOptions(cards=True))
+    assert third.written and len(lines) == 1 and "card: text only" in lines[0]

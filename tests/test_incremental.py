@@ -166,8 +166,9 @@ def test_a_no_op_rebuild_reports_the_same_problems_without_reading_a_record(tmp_
 def test_an_edit_that_keeps_every_summary_reuses_the_global_pages(corpus, tmp_path, monkeypatch):
     """The first build starts from no URL history and its rebuild from the one
     it wrote; merged with the same records both say the same, so an edit the
-    listings never show (a solution) renders one page and links the rest,
-    without merging the history again to find that out."""
+    listings never show (a prevention tip: the first solution is on every
+    list row and card) renders one page and links the rest, without merging
+    the history again to find that out."""
     records = tmp_path / "records"
     shutil.copytree(corpus, records)
     site = built(records, tmp_path / "site", jobs=2)
@@ -175,7 +176,7 @@ def test_an_edit_that_keeps_every_summary_reuses_the_global_pages(corpus, tmp_pa
     shutil.copy(site / "-" / "urls.json", history)
     path = records / "r0007.json"
     data = json.loads(path.read_text("utf-8"))
-    data["record"]["solutions"] = ["An edited solution."]
+    data["record"]["preventionTips"] = ["An edited tip."]
     path.write_text(json.dumps(data), "utf-8")
     with monkeypatch.context() as patched:
         patched.setattr(sitewide, "history_key", lambda *args: pytest.fail("the history was merged again"))

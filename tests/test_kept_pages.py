@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from errorsite.reporting import summary_line
+from errorsite.reporting import overlay_heading, summary_line
 from tests.conftest import build_quietly
 from tests.test_incremental import record_data, tree, write_records
 
@@ -22,6 +22,9 @@ def test_a_broken_file_keeps_its_page_permalink_and_search_entry(tmp_path):
                      "Expecting property name enclosed in double quotes; kept its page from the previous build"]
     assert again.written and again.records == 3
     assert summary_line(again) == "built 3 records, kept 1 from the previous build — see above"
+    # The serve overlay's one sentence says the same (issue 42): never "those records are skipped".
+    assert overlay_heading(again) == "1 problem in the records: built 3 records, kept 1 from the previous build."
+    assert overlay_heading(first) is None
     after = tree(site)
     assert after[page] == before[page]
     permalink = next(path for path in after if path.startswith("-/r/r0001/") and path.endswith("index.html"))
@@ -79,3 +82,14 @@ def test_an_output_inside_the_records_folder_is_never_read_as_records(tmp_path):
     assert (second.records, lines) == (3, []) and (records / "public" / ".site.spare").is_dir()
     third, lines = build_quietly(records, out, cache=False)
     assert (third.records, lines) == (3, [])
+
+
+def test_the_overlay_sentence_says_what_became_of_each_kind_of_problem():
+    from errorsite.model import Problem
+    from errorsite.pipeline import BuildResult
+    problems = [Problem("a.json", "record", "is missing"), Problem("b.json", "tags[0]", "bad", dropped=True),
+                Problem("c.json", "file", "invalid JSON; kept its page from the previous build", kept=True)]
+    result = BuildResult(records=5, problems=problems, files=9, written=True)
+    assert overlay_heading(result) == ("3 problems in the records: built 5 records, kept 1 from the previous build, "
+                                       "skipped 1, dropped 1 value.")
+    assert overlay_heading(result._replace(written=False)) is None  # the error line says it then

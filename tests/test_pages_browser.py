@@ -14,7 +14,9 @@ RECORD = "huggingface/candle/kv-cache-enabled-true-is-not-supported/"  # its sou
 GROUPNORM = "Error: input rank for GroupNorm should be at least 3"
 GROUPNORM_PATH = "huggingface/candle/input-rank-for-groupnorm-should-be-at-least-3/"
 AXE_PAGES = {"home": "", "record": RECORD, "record, highlighted": RECORD + "?highlight=kv+cache+enabled+supported",
-             "listing": "-/tags/rust/", "search with results": "-/search/?q=kv_cache_enabled%3Dtrue"}
+             "listing": "-/tags/rust/", "search with results": "-/search/?q=kv_cache_enabled%3Dtrue",
+             "repository": "redis/redis/", "codes": "-/code/", "a repository's codes": "-/code/-/in/nlohmann/json/",
+             "tags": "-/tags/", "search with filters": "-/search/#q=invalid&severity=error"}
 
 
 def settle(page):

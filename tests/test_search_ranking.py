@@ -152,3 +152,16 @@ def test_short_pattern_does_not_beat_a_record_with_every_typed_word(node_core):
     ]
     assert ranked(node_core, records, "npy bf16 not supported")[0] == "huggingface/candle"
     assert ranked(node_core, records, "ValueError: 'default' not supported")[0] == "prompt-toolkit/prompt_toolkit"
+
+
+def test_a_result_says_which_words_decided_it(node_core):
+    """Only the terms a result matched in its message, pattern, code or class
+    decide it (what its card marks and its page highlights, issue 42): not a
+    word it matched only in its tags or summary."""
+    records = [make_record(errorMessage="ERR syntax error near token", messagePattern=None,
+                           tags=["redis", "parser"], documentation="The parser saw a token it did not expect.")]
+    decided = node_core.evaluate(
+        "([index, docs, rules, q]) => new ErrorSearch(index, docs, {}, rules).search(q, 1)[0].decided.sort()",
+        [build_index(records), [result_doc(r) for r in records], search_rules(len(records)),
+         "syntax error near token in the parser"])
+    assert decided == ["error", "near", "syntax", "token"]

@@ -403,7 +403,8 @@ def test_the_open_page_follows_the_records(running, page):
     overlay = page.page.locator("#errorsite-serve-overlay")
     overlay.wait_for(state="visible", timeout=60_000)
     assert overlay.get_attribute("role") == "alert"
-    assert "1 problem in the records" in overlay.inner_text()
+    assert "1 problem in the records: built 2 records, skipped 1." in overlay.inner_text()
+    assert "(those records are skipped)" not in overlay.inner_text()
     assert f"{running.records.as_posix()}/broken.json: record: is missing" in overlay.inner_text()
     assert "EDITED" in h1.inner_text()  # the record pages keep working
 

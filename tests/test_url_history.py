@@ -124,7 +124,9 @@ def test_a_history_a_build_wrote_reads_back_unchanged():
 
 @pytest.mark.parametrize("path", ["", "-/search/", "-/go/", "-/repos/", "-/repos/-/page/2/", "-/tags/", "-/tags/kv-cache/",
                                   "-/types/", "-/types/parse/-/page/12/", "-/severities/error/", "-/code/",
-                                  "-/code/e0308/", "-/go/code/e0308/", "python/cpython/", "yeraydiazdiaz/lunr.py/-/page/2/"])
+                                  "-/code/e0308/", "-/go/code/e0308/", "python/cpython/", "yeraydiazdiaz/lunr.py/-/page/2/",
+                                  "-/code/-/page/2/", "-/code/-/in/python/cpython/",
+                                  "-/code/-/in/yeraydiazdiaz/lunr.py/-/page/2/"])
 def test_every_kind_of_listing_is_a_listing(path):
     assert listing_shape(path)
 
@@ -132,7 +134,8 @@ def test_every_kind_of_listing_is_a_listing(path):
 @pytest.mark.parametrize("path", ["404.html/", "-/", "-/feeds/new.xml/", "-/search/meta.json/", "-/tags/a/b/",
                                   "-/static/vendor/lunr-2.3.9/", "-/page/2/", "-/tags/-/page/0/", "-/tags/-/page/x/",
                                   "o/", "o/n/s/", "-/tags/A/", "-/tags/a_b/", "sitemap.xml", "_redirects/",
-                                  "-/go/code/a/b/", "-/go/code/e1/-/page/2/", "-/tags/a/b/c/"])
+                                  "-/go/code/a/b/", "-/go/code/e1/-/page/2/", "-/tags/a/b/c/",
+                                  "-/code/-/in/python/", "-/code/-/in/Python/cpython/", "-/code/-/in/o/n/s/"])
 def test_a_path_that_is_no_listing_is_not(path):
     assert not listing_shape(path)
 

@@ -67,6 +67,7 @@ from ..finished import Finished
 from ..model import Page, Summary, inert_json
 from .buckets import js_order, names_in_order, repo_refs, shortest_between, vocabulary_pages
 from .index import FIELDS, result_doc, search_fields
+from .facets import facet_rules
 from .names import name_rules, repo_names
 from .carried import EVERY_FIELD, best_records, card_refs, pattern_terms, rarest_terms
 from .terms import Term, TermIndex, Weights
@@ -91,8 +92,9 @@ def search_rules(count: int) -> dict:
     meta.json rather than copied into JavaScript: the number of records a
     word must be in to be common (the build puts such a word's postings in a
     file of its own; the browser leaves it out of a query), and the word
-    lists a paste's names are read with (names.py)."""
-    return {"commonAbove": common_above(count), "names": name_rules()}
+    lists a paste's names are read with (names.py), and the names of the
+    language codes result cards carry for the filters (facets.py)."""
+    return {"commonAbove": common_above(count), "names": name_rules(), "facets": facet_rules()}
 
 
 @dataclass

@@ -10,6 +10,7 @@ from lunr.stemmer import PorterStemmer
 
 from .. import urls
 from ..model import Summary
+from .facets import facets
 from ..tokens import class_terms, code_terms, pattern_words, tokenize
 
 
@@ -85,7 +86,10 @@ def build_index(records: list[Summary]) -> dict:
 
 
 def result_doc(record: Summary) -> list:
-    """[message, repo, path, type, summary, pattern]: what a result card shows
-    and what the pattern matcher needs, nothing more."""
-    return [record.message, record.repo, urls.record_path(record), record.error_type,
-            record.card, record.shown_pattern or ""]
+    """[message, repo, path, type, summary, pattern, severity, language, fix]:
+    what a result card shows, what the pattern matcher and the filters need
+    (facets.py), nothing more. The fix (the first solution in a line) is left
+    off when there is none."""
+    doc = [record.message, record.repo, urls.record_path(record), record.error_type,
+           record.card, record.shown_pattern or "", *facets(record)]
+    return doc + [record.fix] if record.fix else doc

@@ -33,19 +33,21 @@ class Status:
         self._sites = self._versions = 0
         self._problems: list[str] = []
         self._error: str | None = None
+        self._heading: str | None = None
         self._stopped = False
 
-    def publish(self, wrote: bool, problems: list[str], error: str | None) -> None:
+    def publish(self, wrote: bool, problems: list[str], error: str | None, heading: str | None = None) -> None:
+        """`heading`: the overlay's sentence over the problems (reporting.overlay_heading)."""
         with self._changed:
             self._sites += wrote
             self._versions += 1
-            self._problems, self._error = problems, error
+            self._problems, self._error, self._heading = problems, error, heading
             self._changed.notify_all()
 
     def snapshot(self) -> dict:
         with self._changed:
             return {"site": f"{self._session}.{self._sites}", "version": f"{self._session}.{self._versions}",
-                    "problems": self._problems, "error": self._error}
+                    "problems": self._problems, "error": self._error, "heading": self._heading}
 
     def wait(self, since: str, timeout: float) -> dict:
         """The state once its version is not `since` (or after `timeout`)."""

@@ -36,8 +36,9 @@
     overlay.id = "errorsite-serve-overlay";
     overlay.setAttribute("role", "alert");
     var count = state.problems.length;
+    // One sentence, the terminal's summary of what became of those records (reporting.overlay_heading).
     var heading = state.error ? "The rebuild failed: this is the last good build."
-      : count + " problem" + (count === 1 ? "" : "s") + " in the records (those records are skipped):";
+      : state.heading || count + " problem" + (count === 1 ? "" : "s") + " in the records:";
     var close = element("button", { float: "right", font: "inherit", cursor: "pointer" }, "Dismiss");
     close.type = "button";
     close.addEventListener("click", function () { dismissed = state.version; hide(); });

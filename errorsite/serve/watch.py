@@ -18,7 +18,7 @@ import watchfiles
 from ..config import ConfigError, Settings
 from ..load import NoRecordFiles
 from ..pipeline import STATIC, build
-from ..reporting import summary_line
+from ..reporting import overlay_heading, summary_line
 from ..records import RenderFailed
 from ..render import TEMPLATES, template_error
 from .handler import DevServer, Status
@@ -140,7 +140,8 @@ def rebuild(settings: Settings, out: Path, url: str, status: Status, report: Cal
         message = f"build failed: {type(error).__name__}: {error}"
     else:
         report(f"{summary_line(result)} ({time.perf_counter() - started:.2f} s)")
-        status.publish(result.written, problems, None if result.written else summary_line(result))
+        status.publish(result.written, problems, None if result.written else summary_line(result),
+                       overlay_heading(result))
         return
     report(f"{message} — still serving the last good build")
     status.publish(False, problems, message)
