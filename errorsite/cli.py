@@ -105,7 +105,7 @@ def build_command(argv: list[str]) -> int:
         return run_build(args, lambda: build(
             s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
             options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
-            progress=progress.update, previous_urls=args.previous_manifest, cache_dir=s.cache_dir), settings_notes(s))
+            progress=progress.update, previous_manifest=args.previous_manifest, cache_dir=s.cache_dir), settings_notes(s))
 
 
 def assemble_command(argv: list[str]) -> int:
@@ -127,7 +127,7 @@ def assemble_command(argv: list[str]) -> int:
         return run_build(args, lambda: assemble(
             args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
             force=args.force, options=s.site_options, progress=progress.update,
-            previous_urls=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir), settings_notes(s))
+            previous_manifest=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir), settings_notes(s))
 
 
 class Progress:

@@ -32,7 +32,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from .cache.keys import file_key
 from .load import Scan, file_digests, load_json, read_lines
-from .model import Outcome, Page, Problem, Reuse, Summary, inert_json
+from .model import Outcome, Page, Summary, inert_json
 from .records import record_paths
 from .validate import ID_RE
 from .validate.formats import repo_problems, slug_problems
@@ -97,10 +97,7 @@ def shard_pages(shard: Shard, fingerprint: str, entries: list[ShardEntry], sourc
                 records_folder: str, cut_from: str) -> list[Page]:
     """The shard's entries, sorted as assemble merges them, and what the shard is."""
     ordered = sorted(entries, key=lambda entry: order_key(entry.relative))
-    lines = b"".join(inert_json([e.relative, [list(p) for p in e.outcome.problems],
-                                 e.outcome.summary.to_json() if e.outcome.summary else None,
-                                 [p.path for p in e.outcome.pages], e.outcome.key]) + b"\n"
-                     for e in ordered)
+    lines = b"".join(inert_json([entry.relative, *entry.outcome.to_json()]) + b"\n" for entry in ordered)
     about = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
              "sources": sources, "records_folder": records_folder, "record_set": cut_from, "entries": len(ordered)}
     return [Page(ENTRIES_FILE, lines), Page(SHARD_FILE, inert_json(about))]
@@ -186,10 +183,9 @@ def shard_entries(about: ShardFile, cards: bool = False) -> Iterator[ShardEntry]
             values = json.loads(line)
             if (why := entry_problem(values)) is not None:
                 raise ValueError(f"line {count}: {why}")
-            relative, problems, summary, pages, key = values
-            entry = ShardEntry(relative, Outcome([Problem(*p) for p in problems],
-                                                 Summary.from_json(summary) if summary is not None else None,
-                                                 [Reuse(page, origin) for page in pages], key))
+            relative, *outcome = values
+            entry = ShardEntry(relative, Outcome.from_json(outcome, origin))
+            pages = [page.path for page in entry.outcome.pages]
             if (why := unmade_entry(entry.outcome.summary, pages, cards)) is not None:
                 raise ShardError(f"{about.folder}: {relative}: {why}; a shard holds only what its build made, "
                                  "so this one was altered: nothing written")

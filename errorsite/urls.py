@@ -17,6 +17,7 @@ from urllib.parse import quote as _quote_uncached, urlsplit
 quote = lru_cache(maxsize=1 << 16)(_quote_uncached)
 
 PAGE_SIZE = 100
+MARKER = ".errorsite.json"  # in every site a build writes: "this folder is ours to replace" (cache/)
 MAX_SEGMENT_BYTES = 255  # a file name's limit on common file systems
 _NOT_WORD = re.compile(r"[\W_]+")
 # Windows refuses these as file or folder names, whatever the extension.

@@ -16,8 +16,7 @@ writer (write/) puts the marker into the site it writes and keeps the spare
 (write/spare.py) and its listing; the URL history is a page of the site
 (redirects.py).
 """
-MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
-OUTCOMES = ".errorsite-outcomes.json"  # in a site of an earlier version: the outcomes, now kept beside the output
+from ..urls import MARKER  # written into every site: "this folder is ours to replace"
 STATE = "state"             # .NAME.state beside the output: what the next build reads (PreviousBuild)
 OUTCOME_FILE = "outcomes"   # .NAME.outcomes beside the output: each record file's outcome
 LISTING = ".errorsite-spare.json"  # in the spare only: its files and their inodes, so a rebuild need not walk it

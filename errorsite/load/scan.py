@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from ..cache import MARKER
+from ..urls import MARKER
 from ..model import Problem
 from .files import VANISHED, RawRecord, load_file, printable, stat_refusal
 

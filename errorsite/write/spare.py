@@ -9,7 +9,7 @@ import os
 import shutil
 from pathlib import Path
 
-from ..cache import LISTING, MARKER, OUTCOMES
+from ..cache import LISTING, MARKER
 from ..cache.stored import ServedFiles
 from ..urls import output_name
 from .guard import KEPT, made_by_us
@@ -74,7 +74,7 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
                 folders.add(folder)
                 folder = folder.rpartition("/")[0]
         top = {name for name in files if "/" not in name} | {f for f in folders if f and "/" not in f} \
-            | {MARKER, OUTCOMES, KEPT, STAGING_MARK}
+            | {MARKER, KEPT, STAGING_MARK}
         if any(name not in top for name in os.listdir(staging)):
             return None
     except FileNotFoundError:

@@ -7,7 +7,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from ..cache import LISTING, MARKER, OUTCOMES
+from ..cache import LISTING, MARKER
 from ..model import Page, Reuse, inert_json_pieces
 from ..shards import ShardError
 from ..urls import output_name
@@ -175,7 +175,7 @@ def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = f"{relative}/{entry.name}" if relative else entry.name
-                if not relative and entry.name in (MARKER, OUTCOMES, LISTING, STAGING_MARK, KEPT):
+                if not relative and entry.name in (MARKER, LISTING, STAGING_MARK, KEPT):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     folders.add(name)
