@@ -26,13 +26,13 @@ from .cache.previous import Keep
 from .cache.folder import state_folder
 from .cache.stored import save_state
 from .finished import Finished
-from .load import RecordFile, check_not_empty, load_static, load_url_manifest, scan_records, skipped_note
+from .load import RecordFile, check_not_empty, load_static, load_url_manifest, scan_records, skipped_notes
 from .load.files import printable
 from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
-from .shards import Shard, ShardEntry, in_shard, read_shards, record_set, shard_pages
+from .shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
 from .sitewide import History, SitewideDone, sitewide_pages
 from .validate import flag_duplicates
 from .write import check_output, guard, sweep_leftovers, write_site
@@ -91,13 +91,14 @@ def protected_folders(records_dir: Path | None, options: SiteOptions) -> list[tu
             (STATIC, "the static files' folder"), (TEMPLATES, "the templates folder")]
 
 
-def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool,
-          protected: list[tuple[Path, str]], cache_dir: Path | None = None) -> Start:
-    """Refuse an output we may not replace before any work; the site, its
-    fingerprint and static files, and the folder of the build's own files (in
-    `cache_dir`, default the user's cache), which the output may neither hold nor be inside."""
+def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool, records_dir: Path | None,
+          cache_dir: Path | None = None, also: Iterable[tuple[Path, str]] = ()) -> Start:
+    """Refuse an output we may not replace before any work (protected_folders,
+    and `also`); the site, its fingerprint and static files, and the folder of
+    the build's own files (in `cache_dir`, default the user's cache), which
+    the output may neither hold nor be inside."""
     state_dir = state_folder(out_dir, cache_dir)
-    protected = [*protected, guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)",
+    protected = [*protected_folders(records_dir, options), *also, guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)",
                                              sealed=True)]
     check_output(out_dir.absolute(), force, protected)
     site = urls.Site(urls.normalize_base_url(base_url))
@@ -116,7 +117,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, load.NoRecordFiles when `records_dir` holds no record file, and
     write.WriteFailed when writing fails; the old site stays."""
-    begun = start(out_dir, base_url, options, force, protected_folders(records_dir, options), cache_dir)
+    begun = start(out_dir, base_url, options, force, records_dir, cache_dir)
     jobs = usable_jobs(jobs, report)
     started = time.perf_counter()
     scan = scan_records(records_dir, skip=out_dir.absolute())
@@ -124,7 +125,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     found = [file for file in scan.files if shard is None or in_shard(file.relative, shard)]
     unread = [problem for problem in scan.problems if shard is None or in_shard(problem.path, shard)]
     plan = plan_build(out_dir, begun.state_dir, records_dir, begun.fingerprint, found, unread, use_cache=cache,
-                      own_history=previous_manifest is None and shard is None)
+                      own_history=previous_manifest is None and shard is None, whole=scan if shard else None)
     timings, digests = {"read": time.perf_counter() - started}, {}
     if plan.unchanged:
         result = unchanged_site(plan.unchanged, report, strict, timings)
@@ -133,7 +134,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         history = url_history(previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), report)
         entries, total = record_outcomes(begun, plan, found, unread, jobs), len(unread) + len(found)
         pages = Finished(
-            shard_files(entries, total, begun, shard, plan, report, progress, record_set(scan, plan.stats)) if shard
+            shard_files(entries, total, begun, shard, plan, report, progress) if shard
             else site_pages(keeping_last_good(entries, plan.reusable.last_good), total, begun, history,
                             plan.global_pages, strict, jobs, report, progress))
         result = write_build(out_dir, pages, force, report, timings, begun, plan.keep,
@@ -164,11 +165,6 @@ def history_notes(history: History, out_dir: Path, site: urls.Site, shard: Shard
             "records will not be redirected; pass --previous-manifest with the live site's -/urls.json"]
 
 
-def skipped_notes(skipped) -> list[str]:
-    note = skipped_note(skipped)
-    return [note] if note else []
-
-
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False, report: Report = print,
              force: bool = False, options: SiteOptions = SiteOptions(), progress: Progress | None = None,
              previous_manifest: Path | None = None, jobs: int = 1, cache_dir: Path | None = None) -> BuildResult:
@@ -176,8 +172,7 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     are linked in, and the global steps run on their summaries, with `jobs`
     processes. The shards' entries are merged as they are read, never all
     held at once. Raises shards.ShardError when they do not make one whole site."""
-    begun = start(out_dir, base_url, options, force,
-                  [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)], cache_dir)
+    begun = start(out_dir, base_url, options, force, None, cache_dir, also=[(folder, "a shard folder") for folder in shard_dirs])
     jobs = usable_jobs(jobs, report)
     assembled = read_shards(shard_dirs, begun.fingerprint, options.cards)
     history = url_history(previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), report)
@@ -226,12 +221,11 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
 
 
 def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: Shard, plan: Plan,
-                report: Report, progress: Progress | None,
-                cut_from: str) -> Generator[Page | Reuse, None, tuple[RecordsDone, None]]:
+                report: Report, progress: Progress | None) -> Generator[Page | Reuse, None, tuple[RecordsDone, None]]:
     """A shard's files: its record pages and its outcomes, for assemble."""
     records = yield from record_pages(entries, total, report, progress, keep_entries=True)
     yield from shard_pages(shard, begun.fingerprint, records.entries, {**plan.sources, **records.digests},
-                           plan.records_folder, cut_from)
+                           plan.records_folder, plan.record_set)
     return records, None
 
 

@@ -8,7 +8,7 @@ key), one a line, in the order one build makes them. `build.py assemble`
 merges the shards' entries as it reads them, so it holds one entry per shard
 rather than every outcome, and runs the global stages: the same bytes as one
 build. Each shard also records what it was cut from, a digest of every record
-file of the whole set (record_set), so that shards cut from different
+file of the whole set (cache.planning.record_set), so that shards cut from different
 records are never mixed.
 
 Only the (de)serialization and the check that the shards make one whole site
@@ -24,14 +24,12 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
-import time
 import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from .cache.keys import file_key
-from .load import Scan, file_digests, load_json, read_lines
+from .load import load_json, read_lines
 from .model import Outcome, Page, Summary, inert_json
 from .records import record_paths
 from .validate import ID_RE
@@ -77,20 +75,6 @@ def in_shard(relative: str, shard: Shard) -> bool:
 def order_key(relative: str) -> list[str]:
     """The order `load.record_files` gives, so duplicates resolve as in one build."""
     return relative.split("/")
-
-
-def record_set(scan: Scan, trusted: dict[str, list]) -> str:
-    """What a shard is cut from: a digest of the sorted list of every record
-    file of the whole set, not only the shard's slice, each with the digest of
-    its bytes (unreadable ones with why). Every shard reads every file for it,
-    or trusts its stat as the build does (`trusted`, load.file_digests)."""
-    names = [file_key(file.relative) for file in scan.files]
-    digests, _ = file_digests(scan.files, names, trusted, time.time_ns(), dict.fromkeys(names))
-    digests.update((f"?{problem.path}", f"unreadable: {problem.message}") for problem in scan.problems)
-    whole = hashlib.sha256()
-    for name, digest in sorted(digests.items()):
-        whole.update(f"{name}\0{digest}\0".encode())
-    return whole.hexdigest()[:32]
 
 
 def shard_pages(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str],

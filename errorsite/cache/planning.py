@@ -7,11 +7,12 @@ decided by the pure functions of plan.py.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..load import RecordFile, file_digests, trusted_stats
+from ..load import RecordFile, Scan, file_digests, trusted_stats
 from ..model import Outcome, Problem
 from .keys import file_key
 from .plan import (GlobalPages, PreviousBuild, Reusable, comparable, page_keys, reusable_outcomes,
@@ -34,15 +35,17 @@ class Plan:
     page_keys: dict[str, str] = field(default_factory=dict)  # the previous record pages' keys, same fingerprint
     global_pages: GlobalPages | None = None  # the previous global pages, if they are still served
     keep: Keep = Keep()                 # what the writer may link from the served site instead of writing it
+    record_set: str = ""                # a shard's: what it is cut from (record_set), for assemble to compare
 
 
 def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: str, files: list[RecordFile],
-               unread: list[Problem], use_cache: bool, own_history: bool) -> Plan:
+               unread: list[Problem], use_cache: bool, own_history: bool, whole: Scan | None = None) -> Plan:
     """The plan of a build of `files` (and of the `unread` ones: what could
     not be read of them) from `records_dir` into `out_dir`, with this render
     `fingerprint`; the build's own files are in `state_dir`.
     Without `use_cache`, nothing is reused. `own_history`: the URL history
-    is the one the served site holds (no --previous-manifest)."""
+    is the one the served site holds (no --previous-manifest). `whole`: the
+    scan of every record file, when `files` are a shard's slice of it."""
     records_folder, records_root = records_dir.as_posix(), records_dir.resolve().as_posix()
     previous = previous_build(out_dir, state_dir) if use_cache else PreviousBuild()
     names = [file_key(file.relative) for file in files]
@@ -55,7 +58,21 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
     reusable = reusable_outcomes(previous, fingerprint, records_folder, names, [file.is_link for file in files],
                                  sources, lambda: previous_outcomes(state_dir)) if use_cache else Reusable({}, {})
     return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable, page_keys(previous, fingerprint),
-                previous.global_pages, previous.keep)
+                previous.global_pages, previous.keep, record_set(whole, stats) if whole else "")
+
+
+def record_set(scan: Scan, trusted: dict[str, list]) -> str:
+    """What a shard is cut from: a digest of the sorted list of every record
+    file of the whole set, not only the shard's slice, each with the digest of
+    its bytes (unreadable ones with why). Every shard reads every file for it,
+    or trusts its stat as the build does (`trusted`, load.file_digests)."""
+    names = [file_key(file.relative) for file in scan.files]
+    digests, _ = file_digests(scan.files, names, trusted, time.time_ns(), dict.fromkeys(names))
+    digests.update((f"?{problem.path}", unreadable(problem).digest) for problem in scan.problems)
+    whole = hashlib.sha256()
+    for name, digest in sorted(digests.items()):
+        whole.update(f"{name}\0{digest}\0".encode())
+    return whole.hexdigest()[:32]
 
 
 def unreadable(problem: Problem) -> Outcome:

@@ -123,6 +123,12 @@ def skipped_note(skipped: tuple[str, ...], most: int = 5) -> str | None:
     return f"not read as records: {', '.join(printable(name) for name in skipped[:most])}{more}"
 
 
+def skipped_notes(skipped: tuple[str, ...]) -> list[str]:
+    """skipped_note as a list of notes: one, or none."""
+    note = skipped_note(skipped)
+    return [note] if note else []
+
+
 def check_not_empty(records_dir: Path, found: int, skipped: tuple[str, ...]) -> None:
     """NoRecordFiles when the scan `found` no `*.json` at all (not even an unreadable one)."""
     if not found:
