@@ -145,8 +145,8 @@ def groupings(records: list[Record]) -> tuple:
 
 
 def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Page]:
-    """One page at a time: at 100,000 records the listings are over half a
-    gigabyte of HTML, which the writer should never hold at once."""
+    """One page at a time: the listings grow with the records, and the
+    writer never holds them all at once."""
     site = env.globals["site"]
     kinds = groupings(records)
     items = ListItems(env)

@@ -162,8 +162,8 @@ class Summary(NamedTuple):
 
     @classmethod
     def from_json(cls, values: list) -> "Summary":
-        """TypeError unless `values` is what to_json gave. Not with _replace,
-        which takes 30 times as long: a rebuild makes one per unchanged record."""
+        """TypeError unless `values` is what to_json gave. Made directly, not
+        with _replace: a rebuild makes one per unchanged record."""
         if not isinstance(values, list) or len(values) != len(cls._fields):
             raise TypeError(f"a Summary has {len(cls._fields)} values")
         values = values.copy()
@@ -173,7 +173,7 @@ class Summary(NamedTuple):
 
 _TAGS = Summary._fields.index("tags")
 # The values many records have alike: a build keeps every record's Summary to
-# its end, and at 100,000 records these are 10 to 2,700 distinct strings a field
+# its end, and these fields hold few distinct strings among many records
 # (repositories, types, tags; messages, slugs and files repeat across forks).
 _ALIKE = tuple(Summary._fields.index(name) for name in (
     "repo", "slug", "message", "pattern", "error_code", "error_type", "error_class", "severity", "file_path",

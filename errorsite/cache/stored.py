@@ -81,8 +81,8 @@ def previous_manifest(out_dir: Path, state_dir: Path) -> dict:
 
 def previous_outcomes(state_dir: Path) -> Iterator[tuple[str, object]]:
     """Each record file's outcome as the build that wrote the output left it in `state_dir`,
-    a line at a time (at 100,000 records the file is over 100 MB, and parsed
-    whole it was a rebuild's peak of memory); none past a line that is not one.
+    a line at a time (the file grows with the records, and is never parsed
+    whole); none past a line that is not one.
     Read only after previous_manifest found the folder's marker ours."""
     try:
         with open(state_dir / OUTCOME_FILE, encoding="utf-8") as lines:
@@ -110,7 +110,7 @@ def state_digest(content: bytes) -> str:
 def write_kept(path: Path, pieces: Iterable[bytes]) -> str:
     """Replace the file at `path` with the bytes of `pieces` in one step (a
     temporary file renamed), never over a link; their state_digest. Never
-    joined: at 100,000 records the outcomes are over 100 MB."""
+    joined: the outcomes grow with the records."""
     temporary = path.with_name(f"{path.name}-{os.getpid()}")
     digest = hashlib.sha256()
     try:

@@ -39,8 +39,8 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
         if os.lstat(spare).st_ino != served.folder or not made_by_us(spare):
             return
         with open(spare / LISTING, "x", encoding="utf-8") as file:
-            # Never served, so plain JSON; in slices, so never one 25 MB string
-            # (nor json.dump's 400,000 pieces).
+            # Never served, so plain JSON; in slices, so never one string the
+            # size of the site's listing (nor json.dump's piece per value).
             file.write('{"pages":{')
             items = iter(served.inodes.items())
             for index, piece in enumerate(iter(lambda: dict(itertools.islice(items, _LISTED_AT_A_TIME)), {})):
