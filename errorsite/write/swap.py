@@ -120,7 +120,7 @@ def sweep_leftovers(out_dir: Path, state_dir: Path, report: Callable[[str], None
 
 
 def alive(leftover: Path) -> bool:
-    """Whether the build that made `.NAME.building-PID` (or `.old-PID`, `.digests-PID`) is still running."""
+    """Whether the build that made `.NAME.building-PID` (or `.old-PID`) is still running."""
     try:
         pid = int(leftover.name.rsplit("-", 1)[1])
     except ValueError:
