@@ -11,7 +11,7 @@ import jinja2
 from . import urls
 from .model import Page, Summary
 from .api import by_code, code_json
-from .browse import ListItems, directory_pages, entry, groupings, paginate
+from .listing import ListItems, directory_pages, entry, groupings, paginate
 from .describe import page_title, record_description
 from .render import Link, render
 
