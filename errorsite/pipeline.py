@@ -98,8 +98,8 @@ def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool, recor
     the build's own files (in `cache_dir`, default the user's cache), which
     the output may neither hold nor be inside."""
     state_dir = state_folder(out_dir, cache_dir)
-    protected = [*protected_folders(records_dir, options), *also, guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)",
-                                             sealed=True)]
+    protected = [*protected_folders(records_dir, options), *also,
+                 guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)", sealed=True)]
     check_output(out_dir.absolute(), force, protected)
     site = urls.Site(urls.normalize_base_url(base_url))
     return Start(site, options, render_fingerprint(site, options, STATIC), load_static(STATIC), protected, state_dir)
@@ -172,7 +172,8 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     are linked in, and the global steps run on their summaries, with `jobs`
     processes. The shards' entries are merged as they are read, never all
     held at once. Raises shards.ShardError when they do not make one whole site."""
-    begun = start(out_dir, base_url, options, force, None, cache_dir, also=[(folder, "a shard folder") for folder in shard_dirs])
+    begun = start(out_dir, base_url, options, force, None, cache_dir,
+                  also=[(folder, "a shard folder") for folder in shard_dirs])
     jobs = usable_jobs(jobs, report)
     assembled = read_shards(shard_dirs, begun.fingerprint, options.cards)
     history = url_history(previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), report)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import cache, pipeline, render, sitewide
+from errorsite import cache, render, sitewide
 from errorsite import records as records_module
-from errorsite.cache import keys, stored
+from errorsite.cache import keys, planning, stored
 from errorsite.cache.folder import state_folder
 from tests.conftest import build_quietly
 
@@ -235,7 +235,7 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     assert "outcomes" not in json.loads((state_folder(site) / cache.STATE).read_text())
     opened = []
     real_outcomes = stored.previous_outcomes
-    monkeypatch.setattr(pipeline, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
+    monkeypatch.setattr(planning, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
     assert build_quietly(records, site)[0].reused == 6 and opened == []  # a no-op
     history = tmp_path / "urls.json"
     shutil.copy(site / "-" / "urls.json", history)

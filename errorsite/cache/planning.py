@@ -57,8 +57,9 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
         return Plan(records_folder, records_root, names, sources, settled, stats, previous)
     reusable = reusable_outcomes(previous, fingerprint, records_folder, names, [file.is_link for file in files],
                                  sources, lambda: previous_outcomes(state_dir)) if use_cache else Reusable({}, {})
-    return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable, page_keys(previous, fingerprint),
-                previous.global_pages, previous.keep, record_set(whole, stats) if whole else "")
+    return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable,
+                page_keys(previous, fingerprint), previous.global_pages, previous.keep,
+                record_set(whole, stats) if whole else "")
 
 
 def record_set(scan: Scan, trusted: dict[str, list]) -> str:
