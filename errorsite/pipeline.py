@@ -117,6 +117,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, load.NoRecordFiles when `records_dir` holds no record file, and
     write.WriteFailed when writing fails; the old site stays."""
+    own_history = previous_manifest is None and shard is None  # the URL history is the served site's own
     begun = start(out_dir, base_url, options, force, records_dir, cache_dir)
     jobs = usable_jobs(jobs, report)
     started = time.perf_counter()
@@ -124,8 +125,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     check_not_empty(records_dir, len(scan.files) + len(scan.problems), scan.skipped)
     found = [file for file in scan.files if shard is None or in_shard(file.relative, shard)]
     unread = [problem for problem in scan.problems if shard is None or in_shard(problem.path, shard)]
-    plan = plan_build(out_dir, begun.state_dir, records_dir, begun.fingerprint, found, unread, use_cache=cache,
-                      own_history=previous_manifest is None and shard is None, whole=scan if shard else None)
+    plan = plan_build(out_dir, begun.state_dir, records_dir, begun.fingerprint, found, unread, cache, own_history,
+                      scan if shard else None)
     timings, digests = {"read": time.perf_counter() - started}, {}
     if plan.unchanged:
         result = unchanged_site(plan.unchanged, report, strict, timings)
