@@ -6,6 +6,7 @@ and is not counted."""
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,7 @@ def violations(importer: str, imported: str, names: list[str]) -> list[str]:
     return why
 
 
+@lru_cache(maxsize=1)
 def all_imports() -> list[tuple[str, str, list[str], int]]:
     return [(module_of(path), target, names, line) for path in sorted(PACKAGE.rglob("*.py"))
             for target, names, line in imports(path)]
