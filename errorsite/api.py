@@ -13,11 +13,13 @@ Every file goes through model.inert_json: sorted keys, `<`, `>` and `&` escaped.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from . import urls
 from .model import FIELDS, Page, Record, Summary, inert_json
-from .sitecard import CardImage
+
+if TYPE_CHECKING:  # a type only: api and sitecard are page parts of one layer
+    from .sitecard import CardImage
 
 
 def record_data(site: urls.Site, r: Record) -> dict:

@@ -3,124 +3,26 @@ tag, error type and severity listings — plus sitemap, robots.txt, 404 and the
 OpenSearch description."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import Iterator
 
 import jinja2
 
 from . import urls
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from . import tag_index
 from .api import by_code
+from .listing import (ListItems, counted, directory_pages, entry, group, groupings, listing_pages, paginate,
+                      shown_label)
 from .model import Page, Record
-from .markup import isolate, shorten
+from .markup import isolate
 from .render import Link, render
 
+__all__ = ["browse_pages", "counted", "group", "last_modified", "opensearch", "paginate", "robots", "sitemap"]
+
 RECENT_COUNT = 20
-SHOWN_LABELS = 5  # texts named on a page that several texts share ("Rust", "rust"); the rest are counted
 SINGULAR = {"Repositories": "repository", "Tags": "tag", "Error types": "error type", "Severities": "severity"}
 HOME_LIST = 12
-
-
-LIST_MESSAGE = 160  # characters of a message in a list; its page shows it whole
-
-
-class Entry(NamedTuple):
-    message: str
-    repo: str
-    path: str
-    repo_path: str
-    error_type: str
-    type_path: str
-    fix: str = ""
-
-    @property
-    def short(self) -> str:
-        return shorten(self.message, LIST_MESSAGE)
-
-
-class Pagination(NamedTuple):
-    number: int
-    count: int
-    previous: str | None
-    next: str | None
-
-
-def entry(r: Record) -> Entry:
-    return Entry(r.message, r.repo, urls.record_path(r), urls.repo_path(r.repo),
-                 r.error_type, urls.type_path(r.error_type), r.fix)
-
-
-def paginate(listing: str, items: list, size: int = urls.PAGE_SIZE) -> Iterable[tuple[str, list, Pagination]]:
-    count = max(1, -(-len(items) // size))
-    for number in range(1, count + 1):
-        chunk = items[(number - 1) * size: number * size]
-        yield urls.page_path(listing, number), chunk, Pagination(
-            number, count,
-            urls.page_path(listing, number - 1) if number > 1 else None,
-            urls.page_path(listing, number + 1) if number < count else None)
-
-
-def group(records: list[Record], keys_of: Callable[[Record], Iterable[str]],
-          path_of: Callable[[str], str]) -> dict[str, tuple[list[str], list[Record]]]:
-    """path → (labels, records). Labels that share a URL share a page, which
-    names each of them as the records have it, in the order first met; a
-    record is listed once however many of them it has."""
-    groups: dict[str, tuple[dict[str, None], list[Record]]] = {}
-    for record in records:
-        listed = set()
-        for label in keys_of(record):
-            path = path_of(label)
-            labels, members = groups.setdefault(path, ({}, []))
-            labels.setdefault(label)
-            if path not in listed:
-                listed.add(path)
-                members.append(record)
-    return {path: (list(labels), members) for path, (labels, members) in sorted(groups.items())}
-
-
-def shown_label(labels: list[str]) -> str:
-    """The texts that share a page, each as a record has it, the first
-    SHOWN_LABELS of them; never one text in place of another. Several are
-    each isolated, so that one cannot reorder the others (one alone is
-    isolated where it is shown, as any label)."""
-    if len(labels) == 1:
-        return labels[0]
-    shown = " · ".join(isolate(label) for label in labels[:SHOWN_LABELS])
-    return shown + (f" and {len(labels) - SHOWN_LABELS} more" if len(labels) > SHOWN_LABELS else "")
-
-
-class ListItems:
-    """Each record's list item (macros.html's record_item), rendered once and
-    shown in every list the record is in: its type's, severity's and each of
-    its tags' pages, and the home page's. Its repository's page shows it
-    without the repository (`in_repo`), which the page names once."""
-
-    def __init__(self, env: jinja2.Environment):
-        self.render_item = env.get_template("macros.html").module.record_item
-        self.made: dict[tuple[str, bool], Markup] = {}
-
-    def __call__(self, entries: list[Entry], in_repo: bool = False) -> list[Markup]:
-        made = self.made
-        for e in entries:
-            if (e.path, in_repo) not in made:
-                made[e.path, in_repo] = self.render_item(e, in_repo)
-        return [made[e.path, in_repo] for e in entries]
-
-
-def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record],
-                  feed_repo: str | None = None) -> Iterator[Page]:
-    """`feed_repo`: the repository whose feeds the pages name (a repository's
-    listing), whose first page opens with its overview. A page at a time: a
-    severity's listing can be most of the records."""
-    entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
-    feeds = {"feed_repo": feed_repo} if feed_repo else {}
-    overview = repo_overview(records) if feed_repo else []
-    for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"]):
-        yield render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk, bool(feed_repo)),
-                     pagination=pagination, canonical=env.globals["site"].absolute(path),
-                     overview=overview if pagination.number == 1 else [],
-                     description=listing_description(heading, intro, chunk, pagination), **feeds)
 
 
 OVERVIEW_TAGS = 8  # the most common tags a repository's page names
@@ -140,19 +42,6 @@ def repo_overview(records: list[Record]) -> list[tuple[str, list[Link]]]:
     return [(name, links) for name, links in rows if links]
 
 
-def listing_description(heading: str, intro: str, entries: list[Entry], pagination: Pagination) -> str:
-    """Unique per page: the heading, the page number and the first messages listed."""
-    page = f" Page {pagination.number} of {pagination.count}." if pagination.count > 1 else ""
-    first = "; ".join(shorten(e.message, 60) for e in entries[:3])
-    return shorten(f"{heading}: {intro}{page} {first}".rstrip(), 200)
-
-
-def directory_pages(env, listing: str, heading: str, intro: str, items: list[Link]) -> Iterator[Page]:
-    for path, chunk, pagination in paginate(listing, items, env.globals["page_size"]):
-        yield render(env, "directory.html", path, heading=heading, intro=intro, items=chunk,
-                     pagination=pagination, canonical=env.globals["site"].absolute(path))
-
-
 def tag_index_pages(env, intro: str, links: list[Link]) -> Iterator[Page]:
     """`-/tags/` and its further pages (tag_index.py): the tags A–Z under
     their initials, a filter box, and links to every page by its range."""
@@ -164,31 +53,18 @@ def tag_index_pages(env, intro: str, links: list[Link]) -> Iterator[Page]:
                      canonical=env.globals["site"].absolute(path))
 
 
-def counted(groups: dict[str, tuple[list[str], list[Record]]]) -> list[Link]:
-    return [Link(shown_label(labels), path, len(members)) for path, (labels, members) in groups.items()]
-
-
-def groupings(records: list[Record]) -> tuple:
-    """(groups, listing title, directory path, directory title) per kind of listing."""
-    return (
-        (group(records, lambda r: [r.repo], urls.repo_path), "Errors raised in {}", urls.REPOS_PATH, "Repositories"),
-        (group(records, lambda r: r.tags, urls.tag_path), "Errors tagged “{}”", urls.TAGS_PATH, "Tags"),
-        (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", urls.TYPES_PATH, "Error types"),
-        (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", urls.SEVERITIES_PATH, "Severities"),
-    )
-
-
 def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Page]:
-    """One page at a time: at 100,000 records the listings are over half a
-    gigabyte of HTML, which the writer should never hold at once."""
+    """One page at a time: the listings grow with the records, and the
+    writer never holds them all at once."""
     site = env.globals["site"]
     kinds = groupings(records)
     items = ListItems(env)
     for groups, title, directory, directory_title in kinds:
         for path, (labels, members) in groups.items():
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
+            repo = labels[0] if directory == urls.REPOS_PATH else None
             yield from listing_pages(env, items, path, title.format(isolate(shown_label(labels))), intro, members,
-                                     labels[0] if directory == urls.REPOS_PATH else None)
+                                     repo, repo_overview(members) if repo else [])
         noun = directory_title.lower() if len(groups) != 1 else SINGULAR[directory_title]
         if directory == urls.TAGS_PATH:
             yield from tag_index_pages(env, f"{len(groups)} {noun}, A–Z, each with its number of records.",

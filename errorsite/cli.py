@@ -20,6 +20,7 @@ from typing import Callable
 
 import jinja2
 
+from . import __version__
 from .check import FORMATS, check, exit_status, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
 from .load import NoRecordFiles, skipped_note
@@ -66,11 +67,19 @@ def say(text: str, file=None, flush: bool = False) -> None:
     print(defuse(text), file=file or sys.stdout, flush=flush)
 
 
-def parser_for(prog: str, description: str, names: list[str]) -> argparse.ArgumentParser:
+def program() -> str:
+    """What the command calls itself: `build.py` run from a checkout,
+    `errorsite` once installed (its console script, or `python -m errorsite`)."""
+    return "build.py" if sys.argv and Path(sys.argv[0]).name == "build.py" else "errorsite"
+
+
+def parser_for(command: str, description: str, names: list[str]) -> argparse.ArgumentParser:
+    prog = f"{program()} {command}".rstrip()
     parser = argparse.ArgumentParser(prog=prog, description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=COMMANDS_HELP + "\n" + keys_help())
     add_options(parser, names)
+    parser.add_argument("--version", action="version", version=f"errorsite {__version__}")
     return parser
 
 
@@ -88,7 +97,7 @@ PREVIOUS_HELP = ("the -/urls.json of the site as deployed, when --out does not h
 
 
 def build_command(argv: list[str]) -> int:
-    parser = parser_for("build.py", "Build the error-index site from a folder of record files.", BUILD_KEYS)
+    parser = parser_for("", "Build the error-index site from a folder of record files.", BUILD_KEYS)
     parser.add_argument("--force", action="store_true",
                         help="replace --out even if it was not made by build.py (never the root, home or "
                              "current folder, the project's folders, or a parent of one)")
@@ -106,11 +115,11 @@ def build_command(argv: list[str]) -> int:
         return run_build(args, lambda: build(
             s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
             options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
-            progress=progress.update, previous_urls=args.previous_manifest, cache_dir=s.cache_dir), settings_notes(s))
+            progress=progress.update, previous_manifest=args.previous_manifest, cache_dir=s.cache_dir), settings_notes(s))
 
 
 def assemble_command(argv: list[str]) -> int:
-    parser = parser_for("build.py assemble", "Make the site from the shard folders of `build.py --shard K/N` "
+    parser = parser_for("assemble", "Make the site from the shard folders of `build.py --shard K/N` "
                         "(all N of them, built with the same code and settings).",
                         [name for name in BUILD_KEYS if name != "records"])
     for action in parser._actions:
@@ -128,7 +137,7 @@ def assemble_command(argv: list[str]) -> int:
         return run_build(args, lambda: assemble(
             args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
             force=args.force, options=s.site_options, progress=progress.update,
-            previous_urls=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir), settings_notes(s))
+            previous_manifest=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir), settings_notes(s))
 
 
 class Progress:
@@ -196,13 +205,13 @@ def run_build(args: argparse.Namespace, run: Callable[[], BuildResult], notes: l
         say(f"{failure}\nnothing written", file=sys.stderr)
         return 1
     except OutputRefused as refusal:
-        say(f"build.py: {refusal}", file=sys.stderr)
+        say(f"{program()}: {refusal}", file=sys.stderr)
         return 2
     except NoRecordFiles as error:
-        say(f"build.py: {error}; nothing written", file=sys.stderr)
+        say(f"{program()}: {error}; nothing written", file=sys.stderr)
         return 2
     except (WriteFailed, ShardError) as failure:
-        say(f"build.py: {failure}", file=sys.stderr)
+        say(f"{program()}: {failure}", file=sys.stderr)
         return 1
     if not args.quiet:
         for note in [*(notes if result.written else ()), *result.notes]:
@@ -217,7 +226,7 @@ def run_build(args: argparse.Namespace, run: Callable[[], BuildResult], notes: l
 def serve_command(argv: list[str]) -> int:
     from .serve import serve  # imports watchfiles, which only serving needs
 
-    parser = parser_for("build.py serve", "Build the site, serve it, and rebuild and reload open pages "
+    parser = parser_for("serve", "Build the site, serve it, and rebuild and reload open pages "
                         "when a record, template or static file changes.", SERVE_KEYS)
     args = parser.parse_args(argv)
     s = settings(parser, args)
@@ -256,7 +265,7 @@ settings file keys it reads (site.toml in the current folder, or --config FILE):
 
 
 def check_command(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="build.py check", description="Validate the records without building: "
+    parser = argparse.ArgumentParser(prog=f"{program()} check", description="Validate the records without building: "
                                      "every problem of every record, one line each.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CHECK_HELP)
     add_options(parser, ["records", "jobs"])
@@ -280,7 +289,7 @@ def check_command(argv: list[str]) -> int:
     try:
         result = check(s.records, s.out.absolute(), jobs=s.jobs)
     except NoRecordFiles as error:
-        say(f"build.py check: {error}", file=sys.stderr)
+        say(f"{program()} check: {error}", file=sys.stderr)
         return 2
     for line in report_lines(result.problems, args.format):
         print(line)  # defused by its format (check.report_lines)

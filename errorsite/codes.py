@@ -16,7 +16,7 @@ from typing import Iterator, NamedTuple
 import jinja2
 
 from . import urls
-from .browse import paginate
+from .listing import paginate
 from .markup import shorten
 from .model import Page, Summary
 from .render import render

@@ -12,7 +12,7 @@ from . import urls
 from .model import Page, Summary
 from .api import by_code, code_json
 from . import tag_index
-from .browse import ListItems, counted, entry, groupings, paginate
+from .listing import ListItems, counted, entry, groupings, paginate
 from .codes import codes_index_pages, index_paths as codes_index_paths
 from .describe import page_title, record_description
 from .render import render

@@ -163,8 +163,8 @@ class Summary(NamedTuple):
 
     @classmethod
     def from_json(cls, values: list) -> "Summary":
-        """TypeError unless `values` is what to_json gave. Not with _replace,
-        which takes 30 times as long: a rebuild makes one per unchanged record."""
+        """TypeError unless `values` is what to_json gave. Made directly, not
+        with _replace: a rebuild makes one per unchanged record."""
         if not isinstance(values, list) or len(values) != len(cls._fields):
             raise TypeError(f"a Summary has {len(cls._fields)} values")
         values = values.copy()
@@ -174,7 +174,7 @@ class Summary(NamedTuple):
 
 _TAGS = Summary._fields.index("tags")
 # The values many records have alike: a build keeps every record's Summary to
-# its end, and at 100,000 records these are 10 to 2,700 distinct strings a field
+# its end, and these fields hold few distinct strings among many records
 # (repositories, types, tags; messages, slugs and files repeat across forks).
 _ALIKE = tuple(Summary._fields.index(name) for name in (
     "repo", "slug", "message", "pattern", "error_code", "error_type", "error_class", "severity", "file_path",
@@ -218,6 +218,24 @@ class Outcome(NamedTuple):
     key: str | None               # what the pages were made from (cache.keys.record_key)
     digest: str | None = None     # of the record file's bytes, when this outcome read them (load.file_digest)
     claims: str | None = None     # a rejected file: the record id it seems to hold, whose old URLs wait for it
+
+    def to_json(self) -> list:
+        """[problems, summary, paths, key]: what the next build (cache/plan.py)
+        and assemble (shards.py) read back with from_json. The Problems and the
+        Summary themselves, not lists of their values: JSON writes a tuple as the
+        same array, and copies would grow with the records. The pages by path
+        only: never their bytes."""
+        return [self.problems, self.summary, [page.path for page in self.pages], self.key]
+
+    @staticmethod
+    def from_json(values: object, origin: str | None = None) -> "Outcome":
+        """The Outcome to_json wrote, its pages Reuses of the files at their paths
+        (in `origin`, a shard's folder, or else the previous build). TypeError or
+        ValueError unless `values` has to_json's shape."""
+        problems, summary, paths, key = values
+        return Outcome([Problem(*problem) for problem in problems],
+                       None if summary is None else Summary.from_json(summary),
+                       [Reuse(path, origin) for path in paths], key)
 
 
 def inert_json(value: object) -> bytes:

@@ -19,22 +19,21 @@ from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 
 from . import urls
 from .assets import static_files, versions
-from .cache.keys import file_key, render_fingerprint
-from .cache.plan import (NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, Reusable, comparable, kept_instead,
-                         page_keys, reusable_outcomes, unchanged)
+from .cache.keys import render_fingerprint
+from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, kept_instead
+from .cache.planning import Plan, plan_build, save_trusted_stats, unreadable
+from .cache.previous import Keep
 from .cache.folder import state_folder
 from .cards import card_warnings
-from .cache.stored import (ServedFiles, adopt_state_beside, digests_file, load_digests, previous_manifest,
-                           previous_outcomes, save_digests)
+from .cache.stored import save_state
 from .finished import Finished
-from .load import (check_not_empty, file_digests, load_static, load_url_manifest, scan_records, skipped_note,
-                   trusted_stats)
+from .load import RecordFile, check_not_empty, load_static, load_url_manifest, scan_records, skipped_notes
 from .load.files import printable
 from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
-from .shards import Shard, ShardEntry, in_shard, read_shards, record_set, shard_pages
+from .shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
 from .sitewide import History, SitewideDone, sitewide_pages
 from .validate import flag_duplicates
 from .write import check_output, guard, sweep_leftovers, write_site
@@ -60,7 +59,7 @@ class RecordsDone(NamedTuple):
     problems: list[Problem]
     keys: dict[str, str]         # record file path → page key, for the next build
     html_paths: list[str]        # the record pages, in the order they were written
-    outcomes: dict[str, list]    # record file → its outcome, as cache.plan.reusable_outcomes reads it
+    outcomes: dict[str, list]    # record file → Outcome.to_json(), for cache.plan.reusable_outcomes
     digests: dict[str, str]      # record file → the digest of the bytes its worker read
     reused: int
     seconds: float
@@ -93,14 +92,15 @@ def protected_folders(records_dir: Path | None, options: SiteOptions) -> list[tu
             (STATIC, "the static files' folder"), (TEMPLATES, "the templates folder")]
 
 
-def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool,
-          protected: list[tuple[Path, str]], cache_dir: Path | None = None) -> Start:
-    """Refuse an output we may not replace before any work; the site, its
-    fingerprint and static files, and the folder of the build's own files (in
-    `cache_dir`, default the user's cache), which the output may neither hold nor be inside."""
+def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool, records_dir: Path | None,
+          cache_dir: Path | None = None, also: Iterable[tuple[Path, str]] = ()) -> Start:
+    """Refuse an output we may not replace before any work (protected_folders,
+    and `also`); the site, its fingerprint and static files, and the folder of
+    the build's own files (in `cache_dir`, default the user's cache), which
+    the output may neither hold nor be inside."""
     state_dir = state_folder(out_dir, cache_dir)
-    protected = [*protected, guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)",
-                                             sealed=True)]
+    protected = [*protected_folders(records_dir, options), *also,
+                 guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)", sealed=True)]
     check_output(out_dir.absolute(), force, protected)
     site = urls.Site(urls.normalize_base_url(base_url))
     return Start(site, options, render_fingerprint(site, options, STATIC), load_static(STATIC), protected, state_dir)
@@ -109,85 +109,79 @@ def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool,
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False, report: Report = print,
           jobs: int = 1, force: bool = False, cache: bool = True, options: SiteOptions = SiteOptions(),
           shard: Shard | None = None, progress: Progress | None = None,
-          previous_urls: Path | None = None, cache_dir: Path | None = None) -> BuildResult:
+          previous_manifest: Path | None = None, cache_dir: Path | None = None) -> BuildResult:
     """The site from `records_dir` into `out_dir`; with `shard`, only that slice
     of the record step, into a shard folder for `assemble`. Old URLs are kept
-    alive from `previous_urls`, or else from the manifest in `out_dir`. The
-    build's own files go into `cache_dir` (cache/folder.py).
+    alive from the URL history in `previous_manifest` (the live site's
+    -/urls.json), or else from the one in `out_dir`. The build's own files go
+    into `cache_dir` (cache/folder.py).
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, load.NoRecordFiles when `records_dir` holds no record file, and
     write.WriteFailed when writing fails; the old site stays."""
-    begun = start(out_dir, base_url, options, force, protected_folders(records_dir, options), cache_dir)
-    state_dir, moved = begun.state_dir, adopt_state_beside(out_dir, begun.state_dir)
+    own_history = previous_manifest is None and shard is None  # the URL history is the served site's own
+    begun = start(out_dir, base_url, options, force, records_dir, cache_dir)
     jobs = usable_jobs(jobs, report)
-    fingerprint, folder, root = begun.fingerprint, records_dir.as_posix(), records_dir.resolve()
-    previous = PreviousBuild.from_manifest(previous_manifest(out_dir, state_dir)) if cache else PreviousBuild()
-    # Plan: which record files changed since the previous build.
-    read_started = time.perf_counter()
+    started = time.perf_counter()
     scan = scan_records(records_dir, skip=out_dir.absolute())
     check_not_empty(records_dir, len(scan.files) + len(scan.problems), scan.skipped)
     found = [file for file in scan.files if shard is None or in_shard(file.relative, shard)]
-    unread = [ShardEntry(f"?{problem.path}", Outcome([problem], None, [], None, f"unreadable: {problem.message}"))
-              for problem in scan.problems if shard is None or in_shard(problem.path, shard)]
-    names = [file_key(file.relative) for file in found]
-    kept = load_digests(digests_file(state_dir), root.as_posix()) if cache else {}
-    sources, settled = file_digests(found, names, kept, time.time_ns(),
-                                    previous.sources if comparable(previous, fingerprint, folder) else {})
-    sources.update((entry.relative, entry.outcome.digest) for entry in unread)
-    timings = {"read": time.perf_counter() - read_started}
-    if shard is None and unchanged(previous, fingerprint, folder, sources, own_history=previous_urls is None):
-        result = unchanged_site(previous, report, strict, timings)
-        sweep_leftovers(out_dir, state_dir, report)
+    unread = [problem for problem in scan.problems if shard is None or in_shard(problem.path, shard)]
+    plan = plan_build(out_dir, begun.state_dir, records_dir, begun.fingerprint, found, unread, cache, own_history,
+                      scan if shard else None)
+    timings, digests = {"read": time.perf_counter() - started}, {}
+    if plan.unchanged:
+        result = unchanged_site(plan.unchanged, report, strict, timings)
+        sweep_leftovers(out_dir, begun.state_dir, report)
     else:
-        history = url_history(previous_urls or urls.output_file(out_dir, urls.URLS_PATH), report)
-        reusable = reusable_outcomes(previous, fingerprint, folder, names, [file.is_link for file in found], sources,
-                                     lambda: previous_outcomes(state_dir)) if cache else Reusable({}, {})
-        known = reusable.known
-        worker = Worker(begun.site, options, root, fingerprint, page_keys(previous, fingerprint),
-                        versions(static_files(begun.static)))
-        files = [None if index in known else file.path for index, file in enumerate(found)]
-        made = (ShardEntry(name, outcome) for name, outcome in zip(names, outcomes(worker, files, jobs, known)))
-        entries, total = itertools.chain(unread, made), len(unread) + len(found)
-        if shard:
-            pages = Finished(shard_files(entries, total, begun, shard, sources, folder, report, progress,
-                                         record_set(scan, kept)))
-        else:
-            pages = Finished(site_pages(keeping_last_good(entries, reusable.last_good), total, begun, history,
-                                        previous.global_pages, strict, jobs, report, progress))
-        served_inodes, served = previous.inodes, previous.served
-        del previous  # used up: what is still needed, the worker and `served_inodes` hold
-        result = write_build(out_dir, pages, force, report, timings, begun, served_inodes, served,
-                             lambda: next_build(begun, history, sources, folder, *pages.value))
-        sources = {**sources, **(pages.value[0].digests if pages.value else {})}
-        if not history.found and not shard and not begun.site.is_local():
-            result = result._replace(notes=[
-                f"note: no URL history in {out_dir} nor --previous-manifest: old URLs of renamed or removed "
-                "records will not be redirected; pass --previous-manifest with the live site's -/urls.json"])
-    if result.written and (stats := trusted_stats(settled, sources)) != kept:
-        save_digests(state_dir, root.as_posix(), stats)  # a build that wrote nothing leaves nothing in the cache
-    if moved:
-        result = result._replace(notes=[*result.notes, f"note: moved {', '.join(moved)} from beside {out_dir}, "
-                                                       f"where the host would serve them, to {state_dir}"])
-    if note := skipped_note(scan.skipped):
-        result = result._replace(notes=[note, *result.notes])
-    return result
+        history = url_history(previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), report)
+        entries, total = record_outcomes(begun, plan, found, unread, jobs), len(unread) + len(found)
+        pages = Finished(
+            shard_files(entries, total, begun, shard, plan, report, progress) if shard
+            else site_pages(keeping_last_good(entries, plan.reusable.last_good), total, begun, history,
+                            plan.global_pages, strict, jobs, report, progress))
+        result = write_build(out_dir, pages, force, report, timings, begun, plan.keep,
+                             lambda: next_build(begun, history, plan.sources, plan.records_folder, *pages.value))
+        digests = pages.value[0].digests if pages.value else {}
+        result = result._replace(notes=history_notes(history, out_dir, begun.site, shard))
+    if result.written:  # a build that wrote nothing leaves nothing in the cache
+        save_trusted_stats(begun.state_dir, plan, digests)
+    return result._replace(notes=[*skipped_notes(scan.skipped), *result.notes])
+
+
+def record_outcomes(begun: Start, plan: Plan, found: list[RecordFile], unread: list[Problem],
+                    jobs: int) -> Iterator[ShardEntry]:
+    """Each record file's outcome, in order: the unreadable ones first, then
+    the reused ones and the ones rendered now (in worker processes), as they come."""
+    known = plan.reusable.known
+    worker = Worker(begun.site, begun.options, Path(plan.records_root), begun.fingerprint, plan.page_keys,
+                    versions(static_files(begun.static)))
+    files = [None if index in known else file.path for index, file in enumerate(found)]
+    made = (ShardEntry(name, outcome) for name, outcome in zip(plan.names, outcomes(worker, files, jobs, known)))
+    return itertools.chain((ShardEntry(f"?{problem.path}", unreadable(problem)) for problem in unread), made)
+
+
+def history_notes(history: History, out_dir: Path, site: urls.Site, shard: Shard | None) -> list[str]:
+    if history.found or shard or site.is_local():
+        return []
+    return [f"note: no URL history in {out_dir} nor --previous-manifest: old URLs of renamed or removed "
+            "records will not be redirected; pass --previous-manifest with the live site's -/urls.json"]
 
 
 def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool = False, report: Report = print,
              force: bool = False, options: SiteOptions = SiteOptions(), progress: Progress | None = None,
-             previous_urls: Path | None = None, jobs: int = 1, cache_dir: Path | None = None) -> BuildResult:
+             previous_manifest: Path | None = None, jobs: int = 1, cache_dir: Path | None = None) -> BuildResult:
     """One site from shard folders made by `build(shard=…)`: their record pages
     are linked in, and the global steps run on their summaries, with `jobs`
     processes. The shards' entries are merged as they are read, never all
     held at once. Raises shards.ShardError when they do not make one whole site."""
-    begun = start(out_dir, base_url, options, force,
-                  [*protected_folders(None, options), *((folder, "a shard folder") for folder in shard_dirs)], cache_dir)
+    begun = start(out_dir, base_url, options, force, None, cache_dir,
+                  also=[(folder, "a shard folder") for folder in shard_dirs])
     jobs = usable_jobs(jobs, report)
     assembled = read_shards(shard_dirs, begun.fingerprint, options.cards)
-    history = url_history(previous_urls or urls.output_file(out_dir, urls.URLS_PATH), report)
+    history = url_history(previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), report)
     pages = Finished(site_pages(assembled.entries, assembled.count, begun, history, None, strict, jobs,
                                 report, progress))
-    return write_build(out_dir, pages, force, report, {}, begun, {}, None,
+    return write_build(out_dir, pages, force, report, {}, begun, Keep(),
                        lambda: next_build(begun, history, assembled.sources, assembled.records_folder, *pages.value))
 
 
@@ -229,13 +223,12 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
     return records, sitewide
 
 
-def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: Shard, sources: dict[str, str],
-                records_folder: str, report: Report, progress: Progress | None,
-                cut_from: str) -> Generator[Page | Reuse, None, tuple[RecordsDone, None]]:
+def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: Shard, plan: Plan,
+                report: Report, progress: Progress | None) -> Generator[Page | Reuse, None, tuple[RecordsDone, None]]:
     """A shard's files: its record pages and its outcomes, for assemble."""
     records = yield from record_pages(entries, total, report, progress, keep_entries=True)
-    yield from shard_pages(shard, begun.fingerprint, records.entries, {**sources, **records.digests},
-                           records_folder, cut_from)
+    yield from shard_pages(shard, begun.fingerprint, records.entries, {**plan.sources, **records.digests},
+                           plan.records_folder, plan.record_set)
     return records, None
 
 
@@ -262,9 +255,7 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
                 unavailable.add(outcome.claims)
             continue
         summary = sharing_values(outcome.summary)
-        # The Summary and Problems themselves, not lists of their values: JSON
-        # writes a tuple as the same array, and copies would grow with the records.
-        remembered[entry.relative] = [outcome.problems, summary, [page.path for page in outcome.pages], outcome.key]
+        remembered[entry.relative] = outcome._replace(summary=summary).to_json()
         summaries.append(summary)
         keys.update((page.path, outcome.key) for page in outcome.pages)
         html_paths.append(outcome.pages[0].path)
@@ -292,12 +283,12 @@ def without_duplicates(entries: Iterable[ShardEntry]) -> Iterator[ShardEntry]:
 
 
 def write_build(out_dir: Path, pages: "Finished", force: bool, report: Report, timings: dict[str, float],
-                begun: Start, served_inodes: dict[str, int], served: ServedFiles | None,
-                next_state: Callable[[], dict]) -> BuildResult:
-    """Write the pages, and `next_state()` in the marker once they are written."""
+                begun: Start, keep: Keep, next_state: Callable[[], dict]) -> BuildResult:
+    """Write the pages; once they are written, `next_state()` is kept in the
+    build's own folder for the next build, and the marker ties the site to it."""
     try:
-        files = write_site(out_dir, pages, force=force, protected=begun.protected, report=report,
-                           manifest=next_state, served_inodes=served_inodes, served=served, state_dir=begun.state_dir)
+        files = write_site(out_dir, pages, force=force, protected=begun.protected, report=report, keep=keep,
+                           finish=lambda: save_state(begun.state_dir, next_state()), state_dir=begun.state_dir)
     except StrictFailure as failure:
         records = failure.records
         return BuildResult(len(records.summaries), records.problems, 0, False, {**timings, "records": records.seconds})

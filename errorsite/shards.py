@@ -8,7 +8,7 @@ key), one a line, in the order one build makes them. `build.py assemble`
 merges the shards' entries as it reads them, so it holds one entry per shard
 rather than every outcome, and runs the global stages: the same bytes as one
 build. Each shard also records what it was cut from, a digest of every record
-file of the whole set (record_set), so that shards cut from different
+file of the whole set (cache.planning.record_set), so that shards cut from different
 records are never mixed.
 
 Only the (de)serialization and the check that the shards make one whole site
@@ -24,15 +24,13 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
-import time
 import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from .cache.keys import file_key
-from .load import Scan, file_digests, load_json, read_lines
-from .model import Outcome, Page, Problem, Reuse, Summary, inert_json
+from .load import load_json, read_lines
+from .model import Outcome, Page, Summary, inert_json
 from .records import record_paths
 from .validate import ID_RE
 from .validate.formats import repo_problems, slug_problems
@@ -79,28 +77,11 @@ def order_key(relative: str) -> list[str]:
     return relative.split("/")
 
 
-def record_set(scan: Scan, trusted: dict[str, list]) -> str:
-    """What a shard is cut from: a digest of the sorted list of every record
-    file of the whole set, not only the shard's slice, each with the digest of
-    its bytes (unreadable ones with why). Every shard reads every file for it,
-    or trusts its stat as the build does (`trusted`, load.file_digests)."""
-    names = [file_key(file.relative) for file in scan.files]
-    digests, _ = file_digests(scan.files, names, trusted, time.time_ns(), dict.fromkeys(names))
-    digests.update((f"?{problem.path}", f"unreadable: {problem.message}") for problem in scan.problems)
-    whole = hashlib.sha256()
-    for name, digest in sorted(digests.items()):
-        whole.update(f"{name}\0{digest}\0".encode())
-    return whole.hexdigest()[:32]
-
-
 def shard_pages(shard: Shard, fingerprint: str, entries: list[ShardEntry], sources: dict[str, str],
                 records_folder: str, cut_from: str) -> list[Page]:
     """The shard's entries, sorted as assemble merges them, and what the shard is."""
     ordered = sorted(entries, key=lambda entry: order_key(entry.relative))
-    lines = b"".join(inert_json([e.relative, [list(p) for p in e.outcome.problems],
-                                 e.outcome.summary.to_json() if e.outcome.summary else None,
-                                 [p.path for p in e.outcome.pages], e.outcome.key]) + b"\n"
-                     for e in ordered)
+    lines = b"".join(inert_json([entry.relative, *entry.outcome.to_json()]) + b"\n" for entry in ordered)
     about = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
              "sources": sources, "records_folder": records_folder, "record_set": cut_from, "entries": len(ordered)}
     return [Page(ENTRIES_FILE, lines), Page(SHARD_FILE, inert_json(about))]
@@ -186,10 +167,9 @@ def shard_entries(about: ShardFile, cards: bool = False) -> Iterator[ShardEntry]
             values = json.loads(line)
             if (why := entry_problem(values)) is not None:
                 raise ValueError(f"line {count}: {why}")
-            relative, problems, summary, pages, key = values
-            entry = ShardEntry(relative, Outcome([Problem(*p) for p in problems],
-                                                 Summary.from_json(summary) if summary is not None else None,
-                                                 [Reuse(page, origin) for page in pages], key))
+            relative, *outcome = values
+            entry = ShardEntry(relative, Outcome.from_json(outcome, origin))
+            pages = [page.path for page in entry.outcome.pages]
             if (why := unmade_entry(entry.outcome.summary, pages, cards)) is not None:
                 raise ShardError(f"{about.folder}: {relative}: {why}; a shard holds only what its build made, "
                                  "so this one was altered: nothing written")

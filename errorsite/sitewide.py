@@ -7,11 +7,12 @@ history, so when none changed the previous build's files are linked instead
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import multiprocessing.connection
 import time
 from contextlib import contextmanager
-from typing import Callable, Generator, Iterator, NamedTuple
+from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 
 from . import urls
 from .api import api_pages
@@ -69,7 +70,6 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
     """Every global page, or the previous build's when their key did not change.
     `record_paths`: the record pages' paths, in the order they were written;
     `unavailable`: ids of records whose files cannot be built for now."""
-    timings: dict[str, float] = {}
     summaries = sorted(summaries, key=urls.record_path)
     by_summaries = summaries_key(fingerprint, summaries, "\0".join(sorted(unavailable)))
     lists = []
@@ -80,64 +80,86 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
 
     reuse, key = global_reuse(previous, by_summaries, history.digest, precise_key)
     if reuse:
+        timings: dict[str, float] = {}
         with timed(timings, "global pages reused"):
             yield from (Reuse(path) for path in previous.paths)
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
-    paths, html_paths, warnings = [], list(record_paths), []
-    made = Finished(made_pages(site, summaries, html_paths, static, options, history.previous, jobs, timings, warnings,
-                               unavailable))
-    for page in made:
+    paths = []
+    pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, jobs, unavailable))
+    for page in pages:
         paths.append(page.path)
         yield page
-    served = made.value
-    if lists and served_lists(summaries, html_paths) != lists[0]:
-        return SitewideDone(NO_GLOBAL_PAGES, warnings, timings)  # listing_paths is out of step: reuse nothing
-    return SitewideDone(GlobalPages(key, paths, by_summaries, served), warnings, timings)
+    made = pages.value
+    if lists and served_lists(summaries, made.html_paths) != lists[0]:
+        return SitewideDone(NO_GLOBAL_PAGES, made.warnings, made.timings)  # listing_paths is out of step: reuse nothing
+    return SitewideDone(GlobalPages(key, paths, by_summaries, made.served), made.warnings, made.timings)
 
 
-def made_pages(site: urls.Site, summaries: list[Summary], html_paths: list[str], static: dict[str, bytes],
-               options: SiteOptions, previous_urls: UrlHistory, jobs: int, timings: dict[str, float],
-               warnings: list[str], unavailable: set[str] = frozenset()) -> Generator[Page, None, str]:
-    """The global pages, made; the listings' paths are added to `html_paths`
-    as they are made: the redirects and the sitemap need every HTML page.
-    Returns the digest of the URL history served (cache.keys.history_digest)."""
+class Made(NamedTuple):
+    """What made_pages makes besides its pages."""
+    html_paths: list[str]       # every HTML page: the record pages, then the listings and code pages
+    served: str                 # the digest of the URL history served (cache.keys.history_digest)
+    warnings: list[str]
+    timings: dict[str, float]   # seconds by stage, writing its pages included
+
+
+def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
+               options: SiteOptions, history: UrlHistory, jobs: int,
+               unavailable: set[str] = frozenset()) -> Generator[Page, None, Made]:
+    """The global pages, in the one order their inputs allow:
+
+        listings and code pages → API and feeds → redirects → search → static
+        files, sitemap and the site's own small files
+
+    The listings come first because the redirects and the sitemap need every
+    HTML page (`html_paths`, an argument of each); the search data is made
+    meanwhile in another process when there is more than one (Beside)."""
     static = static_files(static)
     env = environment(site, len(summaries), options, versions(static))
-    # The search data is the largest global step and needs nothing the others make:
-    # with more than one process, it is made in another one while this one renders the listings.
+    # The search data is the largest global step and needs nothing the others make.
     search = Beside(streamed_search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD \
         else streamed_search(summaries)
+    timings: dict[str, float] = {}
     try:
         with timed(timings, "listings"):
-            for page in browse_pages(env, summaries):
-                html_paths.append(page.path)
-                yield page
-            for page in code_pages(env, summaries):
-                html_paths.append(page.path)
-                yield page
-            for page in go_code_pages(env, summaries):
-                html_paths.append(page.path)
-                yield page
+            listed = yield from with_paths(itertools.chain(browse_pages(env, summaries), code_pages(env, summaries),
+                                                           go_code_pages(env, summaries)))
+        html_paths = [*record_paths, *listed]
         with timed(timings, "links"):  # the JSON API and the feeds
             yield from api_pages(site, summaries)
             yield from feed_pages(site, options.title, summaries)
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
-            served = yield from redirect_pages(env, summaries, html_paths, previous_urls, unavailable)
+            served = yield from redirect_pages(env, summaries, html_paths, history, unavailable)
         with timed(timings, "search"):
-            warnings += yield from search
+            warnings = yield from search
     finally:
         search.close()  # a build that failed before the search stage stops the process beside
     with timed(timings, "static"):
-        yield from (Page(urls.STATIC_PATH + name, content) for name, content in static.items())
-        yield cache_headers(site)
-        yield site_card(options.title, options.card)
-        yield from sitemap(site, html_paths, last_modified(summaries))
-        yield robots(site)
-        yield llms_txt(site, options.title, options.description, summaries)
-        yield opensearch(env)
-        yield schema_page(site)
-        yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
-    return served
+        yield from site_files(site, env, options, static, html_paths, summaries)
+    return Made(html_paths, served, list(warnings), timings)
+
+
+def with_paths(pages: Iterable[Page]) -> Generator[Page, None, list[str]]:
+    """The pages, passed on; returns their paths."""
+    paths = []
+    for page in pages:
+        paths.append(page.path)
+        yield page
+    return paths
+
+
+def site_files(site: urls.Site, env, options: SiteOptions, static: dict[str, bytes], html_paths: list[str],
+               summaries: list[Summary]) -> Iterator[Page]:
+    """The static files, the sitemap of every HTML page, and the site's own small files."""
+    yield from (Page(urls.STATIC_PATH + name, content) for name, content in static.items())
+    yield cache_headers(site)
+    yield site_card(options.title, options.card)
+    yield from sitemap(site, html_paths, last_modified(summaries))
+    yield robots(site)
+    yield llms_txt(site, options.title, options.description, summaries)
+    yield opensearch(env)
+    yield schema_page(site)
+    yield Page(".nojekyll", b"")  # GitHub Pages: serve folders and files as they are
 
 
 @contextmanager

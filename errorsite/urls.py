@@ -13,10 +13,11 @@ from typing import NamedTuple
 from urllib.parse import quote as _quote_uncached, urlsplit
 
 # A page links to the same few dozen paths as every other page (its repository,
-# tags, feeds, assets): quoting each anew was ~5% of rendering a record.
+# tags, feeds, assets): each is quoted once.
 quote = lru_cache(maxsize=1 << 16)(_quote_uncached)
 
 PAGE_SIZE = 100
+MARKER = ".errorsite.json"  # in every site a build writes: "this folder is ours to replace" (cache/)
 MAX_SEGMENT_BYTES = 255  # a file name's limit on common file systems
 _NOT_WORD = re.compile(r"[\W_]+")
 # Windows refuses these as file or folder names, whatever the extension.

@@ -22,6 +22,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
+# A hang guard: a call answers in milliseconds to a few seconds; none in a
+# minute means the search hangs, and the test fails by name.
+HANG_GUARD = 60
 EVALUATE = ROOT / "tests" / "js" / "evaluate.js"
 
 
@@ -44,7 +47,7 @@ class NodeCore:
             put(line)
         put(None)
 
-    def timed(self, expr: str, arg=None, timeout: float = 60) -> tuple[object, float]:
+    def timed(self, expr: str, arg=None, timeout: float = HANG_GUARD) -> tuple[object, float]:
         """The function's value and the milliseconds it took in Node."""
         if self.process is None or self.process.poll() is not None:
             self.start()
@@ -64,7 +67,7 @@ class NodeCore:
             raise AssertionError("JavaScript error: " + answer["error"])
         return answer["value"], answer["ms"]
 
-    def evaluate(self, expr: str, arg=None, timeout: float = 60):
+    def evaluate(self, expr: str, arg=None, timeout: float = HANG_GUARD):
         return self.timed(expr, arg, timeout)[0]
 
     def close(self) -> None:

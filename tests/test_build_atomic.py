@@ -35,9 +35,14 @@ def build_command(records: Path, out: Path, *extra: str) -> list[str]:
             "--base-url", BASE_URL, "-q", *extra]
 
 
+# A hang guard: a build here takes seconds; none in two minutes has hung.
+HANG_GUARD = 120
+
+
 def run_build(records: Path, out: Path, *extra: str, seed: str = "0") -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    return subprocess.run(build_command(records, out, *extra), capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(build_command(records, out, *extra), capture_output=True, text=True, env=env,
+                          timeout=HANG_GUARD)
 
 
 def tree(root: Path) -> dict[str, str]:

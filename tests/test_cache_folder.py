@@ -99,44 +99,6 @@ def test_the_platforms_cache_folder(environ, platform, expected):
     assert user_cache_root(environ, platform) == Path(expected)
 
 
-# --- the state an earlier version kept beside the output ---------------------------------
-
-def as_an_earlier_version_left_it(out: Path) -> dict[str, bytes]:
-    """Move the state from the cache to where an earlier version kept it."""
-    moved = {}
-    for what in PRIVATE:
-        old = out.with_name(f".{out.name}.{what}")
-        os.replace(state_folder(out) / what, old)
-        moved[old.name] = old.read_bytes()
-    return moved
-
-
-def test_state_an_earlier_version_left_beside_the_output_is_moved_once_and_reused(tmp_path):
-    out = tmp_path / "site"
-    first, _ = build_quietly(RECORDS, out, BASE)
-    as_an_earlier_version_left_it(out)
-    again, _ = build_quietly(RECORDS, out, BASE)
-    assert again.written and again.reused == first.records  # not a cold build
-    assert again.notes[-1].startswith("note: moved .site.state, .site.outcomes, .site.digests from beside ")
-    assert beside(out) == []
-    assert sorted(path.name for path in state_folder(out).iterdir()) == sorted(PRIVATE)
-    third, _ = build_quietly(RECORDS, out, BASE)
-    assert not any(note.startswith("note: moved") for note in third.notes)
-
-
-def test_a_state_beside_the_output_that_the_site_does_not_name_is_a_users_and_stays(tmp_path):
-    out = tmp_path / "site"
-    build_quietly(RECORDS, out, BASE)
-    as_an_earlier_version_left_it(out)
-    (tmp_path / ".site.state").write_bytes(b'{"mine": true}')  # not the state the marker names
-    (tmp_path / ".site.digests").write_bytes(b"my digests")
-    again, _ = build_quietly(RECORDS, out, BASE)
-    assert again.written and not any(note.startswith("note: moved") for note in again.notes)
-    assert (tmp_path / ".site.state").read_bytes() == b'{"mine": true}'
-    assert (tmp_path / ".site.digests").read_bytes() == b"my digests"
-    assert (tmp_path / ".site.outcomes").is_file()  # beside a state not ours: not known to be ours
-
-
 def test_a_killed_builds_half_written_state_is_removed_by_the_next(tmp_path):
     out = tmp_path / "site"
     write.write_site(out, [Page("index.html", b"one")], report=lambda line: None)

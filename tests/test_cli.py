@@ -190,3 +190,18 @@ def test_the_localhost_note_is_said_only_when_no_base_url_was_given(tmp_path, go
     (tmp_path / "site.toml").write_text('base_url = "http://localhost:8000/"\n')
     given = run_in(tmp_path, "--records", good_records, "--out", tmp_path / "b")
     assert (given.returncode, given.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("argv0, name", [("/home/me/.local/bin/errorsite", "errorsite"),
+                                         ("/usr/lib/python3/site-packages/errorsite/__main__.py", "errorsite"),
+                                         ("build.py", "build.py")])
+def test_the_command_names_itself_as_it_was_run_and_tells_its_version(monkeypatch, capsys, argv0, name):
+    from errorsite import __version__
+    from errorsite.cli import main
+    monkeypatch.setattr(sys, "argv", [argv0])
+    for argv, shown in ((["--version"], f"errorsite {__version__}\n"), (["--help"], f"usage: {name} "),
+                        (["check", "--help"], f"usage: {name} check "), (["serve", "--help"], f"usage: {name} serve ")):
+        with pytest.raises(SystemExit) as ended:
+            main(argv)
+        assert ended.value.code == 0
+        assert capsys.readouterr().out.startswith(shown)

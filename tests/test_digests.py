@@ -118,7 +118,7 @@ def test_a_rebuild_that_trusts_the_stats_equals_a_clean_build(tmp_path, monkeypa
     path.write_text(edited, "utf-8")
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     incremental, _ = build_quietly(records, tmp_path / "site")
-    clean, _ = build_quietly(records, tmp_path / "clean", cache=False, previous_urls=history)
+    clean, _ = build_quietly(records, tmp_path / "clean", cache=False, previous_manifest=history)
     assert incremental.written and clean.written and incremental.reused == clean.records - 1
     site = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()}
     fresh = {p.relative_to(tmp_path / "clean"): p.read_bytes() for p in (tmp_path / "clean").rglob("*") if p.is_file()}

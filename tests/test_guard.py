@@ -247,3 +247,20 @@ def test_in_the_project_an_absent_an_empty_or_an_earlier_site_is_replaced(projec
     check_output(project / "empty", False, protected)
     check_output(ours(project / "public"), False, protected)
     os.rmdir(project / "empty")
+
+
+@pytest.mark.parametrize("out, what", [
+    (guard.PACKAGE, "it is the errorsite package, never"),
+    (guard.PACKAGE / "site", "it is inside the errorsite package, never"),
+    (guard.PACKAGE / "cache", "it is inside the errorsite package, never"),
+])
+def test_the_package_is_refused_even_with_force_where_no_checkout_holds_it(out, what, tmp_path, monkeypatch):
+    """As an installed command runs: the package in site-packages, in no
+    project folder, so only its own entry protects it (issue 43: dropping it
+    from the list once passed every test, the checkout around it covering for it)."""
+    from errorsite import pipeline
+    from errorsite.render import SiteOptions
+    monkeypatch.setattr(pipeline, "PROJECT", tmp_path / "checkout-elsewhere")
+    protected = pipeline.protected_folders(None, SiteOptions())
+    assert not any(guard.PACKAGE.is_relative_to(entry[0]) and entry[0] != guard.PACKAGE for entry in protected)
+    assert what in refused(out, force=True, protected=protected)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import cache, pipeline, render, sitewide
+from errorsite import cache, render, sitewide
 from errorsite import records as records_module
-from errorsite.cache import keys, stored
+from errorsite.cache import keys, planning, stored
 from errorsite.cache.folder import state_folder
 from tests.conftest import build_quietly
 
@@ -106,7 +106,7 @@ def test_incremental_equals_clean_after_a_change(corpus, tmp_path, change):
     shutil.copy(site / "-" / "urls.json", history)
     CHANGES[change](records)
     result, _ = build_quietly(records, site, jobs=2)
-    clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_urls=history)
+    clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_manifest=history)
     assert tree(site) == tree(clean)
     # Only the changed record's page was rendered again.
     assert result.reused >= result.records - 1 and result.reused >= COUNT - 2
@@ -138,7 +138,7 @@ def test_a_template_edit_renders_every_record_page_again(corpus, tmp_path, monke
     monkeypatch.setattr(keys, "TEMPLATES", templates)
     result, _ = build_quietly(corpus, site, jobs=1)
     assert result.reused == 0
-    clean = built(corpus, tmp_path / "clean", jobs=1, cache=False, previous_urls=history)
+    clean = built(corpus, tmp_path / "clean", jobs=1, cache=False, previous_manifest=history)
     assert tree(site) == tree(clean)
     assert b"<p>edited</p>" in (site / "pydantic/pydantic/error-number-0/index.html").read_bytes()
 
@@ -182,7 +182,7 @@ def test_an_edit_that_keeps_every_summary_reuses_the_global_pages(corpus, tmp_pa
         patched.setattr(sitewide, "history_key", lambda *args: pytest.fail("the history was merged again"))
         result, _ = build_quietly(records, site, jobs=2)
     assert "global pages reused" in result.timings and result.reused == COUNT - 1
-    clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_urls=history)
+    clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_manifest=history)
     assert tree(site) == tree(clean)
 
 
@@ -203,7 +203,7 @@ def test_a_rebuild_reads_only_the_record_files_that_changed(tmp_path, monkeypatc
     assert sorted(loaded) == ["r0003.json", "r0100.json"]
     assert again_lines == first_lines and len(again_lines) == 1  # odd.json's dropped tag, told again
     assert (again.records, again.reused) == (22, 20)
-    clean, _ = build_quietly(records, tmp_path / "clean", cache=False, previous_urls=history)
+    clean, _ = build_quietly(records, tmp_path / "clean", cache=False, previous_manifest=history)
     assert tree(tmp_path / "site") == tree(tmp_path / "clean")
 
 
@@ -236,7 +236,7 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     assert "outcomes" not in json.loads((state_folder(site) / cache.STATE).read_text())
     opened = []
     real_outcomes = stored.previous_outcomes
-    monkeypatch.setattr(pipeline, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
+    monkeypatch.setattr(planning, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
     assert build_quietly(records, site)[0].reused == 6 and opened == []  # a no-op
     history = tmp_path / "urls.json"
     shutil.copy(site / "-" / "urls.json", history)
@@ -247,7 +247,7 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))
     build_quietly(records, site)
     assert opened == [state_folder(site)] and len(loaded) == 6  # every record read again
-    clean = built(records, tmp_path / "clean", cache=False, previous_urls=history)
+    clean = built(records, tmp_path / "clean", cache=False, previous_manifest=history)
     assert tree(site) == tree(clean)
 
 

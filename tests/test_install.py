@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+import errorsite
+
 from errorsite import resources
 from errorsite.cli import main
 
@@ -85,6 +87,10 @@ def test_a_wheel_from_a_clean_checkout_installs_a_working_errorsite_command(tmp_
                cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert re.fullmatch(r"built \d+ records\n", made.stdout), made.stdout
+    named = run([tmp_path / "env" / "bin" / "errorsite", "--version"], cwd=tmp_path)
+    assert (named.returncode, named.stdout) == (0, f"errorsite {errorsite.__version__}\n")
+    usage = run([tmp_path / "env" / "bin" / "errorsite", "check", "--help"], cwd=tmp_path).stdout
+    assert usage.startswith("usage: errorsite check ") and "build.py" not in usage.splitlines()[0]
     checked = run([python, "-m", "errorsite", "check", "--records", SHARED_RECORDS], cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 

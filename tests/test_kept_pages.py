@@ -60,7 +60,7 @@ def test_old_urls_of_a_broken_file_with_no_page_to_keep_say_temporarily_unavaila
     shutil.copy(first / "-" / "urls.json", history)
     (records / "r0001.json").write_text('{"record": {"id": "r0001", "slug": ', "utf-8")
     (records / "r0002.json").unlink()
-    result, lines = build_quietly(records, tmp_path / "ci", previous_urls=history)
+    result, lines = build_quietly(records, tmp_path / "ci", previous_manifest=history)
     assert result.records == 1 and "kept" not in lines[0]
     site = tree(tmp_path / "ci")
     broken = site[next(p for p in site if p.endswith("error-number-1/index.html"))]

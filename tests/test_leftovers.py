@@ -1,5 +1,5 @@
 """What a build removes beside its output: only what a dead build left, by
-its exact name (`.NAME.building-PID`, `.NAME.old-PID`, `.NAME.digests-PID`)
+its exact name (`.NAME.building-PID`, `.NAME.old-PID`)
 and a mark of ours inside, never a folder merely named like one."""
 from __future__ import annotations
 
@@ -92,15 +92,6 @@ def test_a_staging_folder_begun_from_the_spare_is_removed_by_the_sites_marker(tm
     (tmp_path / ".site.spare").rename(tmp_path / f".site.building-{dead_pid()}")
     build(out)
     assert beside(tmp_path) == [".site.spare", "site"]
-
-
-def test_half_written_digests_are_removed_and_a_file_of_the_users_kept(tmp_path):
-    ours_empty, ours_begun, theirs = (tmp_path / f".site.digests-{dead_pid()}" for _ in range(3))
-    ours_empty.write_bytes(b"")
-    ours_begun.write_bytes(b'{"generator":"errorsite","rec')
-    theirs.write_bytes(b"my notes")
-    build(tmp_path / "site")
-    assert beside(tmp_path) == sorted(["site", theirs.name]) and theirs.read_bytes() == b"my notes"
 
 
 def test_a_link_named_like_a_leftover_is_kept(tmp_path):

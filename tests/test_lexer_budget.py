@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,10 +27,15 @@ from errorsite.spread import in_processes, serial_then_spread
 from errorsite.validate import check, display
 from tests.conftest import build_quietly
 
+ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hostile" / "bounds"
 BASE_URL = "http://127.0.0.1:1/errors/"
 STALLED = "highlighting with the Scala lexer took over the 2 s the record's code shares; shown as plain text"
 ALL_FIVE = ("source_code", "example_fix", "validation_code", "type_guard", "try_catch_pattern")
+# A hang guard, not a timing: a stalling lexer under the budget stops within
+# it (0.2 s here, 2 s plus a process start at most); ten times that means the
+# budget was not applied and the lexer backtracks for hours.
+HANG_GUARD = 20
 
 _spec = importlib.util.spec_from_file_location("bounds_generate", FIXTURES / "generate.py")
 generate = importlib.util.module_from_spec(_spec)
@@ -51,6 +58,25 @@ def lexer_runs(monkeypatch):
 
 def five_stalling(stem: str = "five-stalling-blocks") -> dict:
     return generate.five_stalling_blocks(stem)
+
+
+def test_short_code_that_stalls_the_lexer_is_stopped_too():
+    """However short the code, it is highlighted under the budget: a lexer
+    backtracks exponentially on a few dozen characters (issue 43). In a
+    process of its own under the hang guard: a regex backtracking in C holds
+    the GIL, so pytest-timeout's thread could not stop it here."""
+    stalling = 'val s = "' + "\\" * 60
+    assert len(stalling) < 80
+    program = ("import sys; from errorsite.markup import code; lexer = code.lexer_for('src/Main.scala'); "
+               f"sys.exit(0 if code.highlight_stalls({stalling!r}, lexer, 0.2) "
+               "and not code.highlight_stalls('val ok = 1', lexer, 0.2) else 3)")
+    try:
+        done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True,
+                              timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hang guard: highlighting {len(stalling)} characters ran past {HANG_GUARD} s, not stopped "
+                    "by the budget")
+    assert done.returncode == 0, done.stderr
 
 
 def test_five_stalling_blocks_share_one_budget_and_get_one_warning(lexer_runs):

@@ -25,7 +25,7 @@ from errorsite.load import (NoRecordFiles, check_not_empty, file_digest, file_di
 from tests.conftest import ROOT
 from tests.test_cli import GOOD
 
-TIMEOUT = 60  # seconds: a read that finishes takes milliseconds, one that hangs never does
+HANG_GUARD = 60  # seconds, a hang guard: a read that finishes takes milliseconds, one that hangs never does
 
 READ = """
 import json, resource, sys
@@ -51,7 +51,7 @@ def read(records: Path, skip: Path | None = None, preexec_fn=None) -> dict:
     """What scan_records, load_file, file_digest and file_digests make of the
     folder, in a subprocess that may neither hang nor take much memory."""
     done = subprocess.run([sys.executable, "-c", READ, str(records), *([str(skip)] if skip else [])], cwd=ROOT,
-                          capture_output=True, text=True, timeout=TIMEOUT, preexec_fn=preexec_fn)
+                          capture_output=True, text=True, timeout=HANG_GUARD, preexec_fn=preexec_fn)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -241,7 +241,7 @@ def test_check_reports_each_unreadable_file_once_and_checks_the_rest(records):
     os.mkfifo(records / "pipe.json")
     (records / "zero.json").symlink_to("/dev/zero")
     done = subprocess.run([sys.executable, "build.py", "check", "--records", records], cwd=ROOT,
-                          capture_output=True, text=True, timeout=TIMEOUT)
+                          capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [f"{records}/a.json: file: symbolic link loop: it never reaches a file",
                                         f"{records}/b.json: file: symbolic link loop: it never reaches a file",
@@ -258,7 +258,7 @@ def test_a_build_reports_each_unreadable_file_and_builds_the_rest(records, tmp_p
     os.mkfifo(records / "pipe")
     (records / "pipe.json").symlink_to("pipe")
     done = subprocess.run([sys.executable, "build.py", "--records", records, "--out", tmp_path / "site",
-                           "--base-url", "http://localhost:8000/"], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+                           "--base-url", "http://localhost:8000/"], cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [f"{records}/a.json: file: symbolic link loop: it never reaches a file",
                                         f"{records}/b.json: file: symbolic link loop: it never reaches a file",

@@ -110,7 +110,9 @@ def test_the_current_folder_and_its_parents_are_refused_even_with_force(tmp_path
 
 def test_the_project_and_its_templates_are_refused_even_with_force(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # so that it is not refused as the current folder first
-    # (unless the checkout's parent holds tmp_path too, as a clone in /tmp does)
+    # (unless the checkout's parent holds tmp_path too, as a clone in /tmp does),
+    # nor as a parent of the home folder, wherever the real one is
+    monkeypatch.setenv("HOME", "/nonexistent/home-of-no-one")
     for folder, what in ((ROOT, "the project's own folder"), (ROOT / "templates", "the templates folder"),
                          (ROOT.parent, "the (project's own|current) folder or one of its parents")):
         with pytest.raises(write.OutputRefused, match=f"it is {what}"):

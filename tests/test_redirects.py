@@ -14,9 +14,8 @@ import pytest
 
 from errorsite import urls
 from errorsite.cache.keys import history_digest
-from errorsite.cache.plan import PreviousBuild
 from errorsite.cache.folder import state_folder
-from errorsite.cache.stored import previous_manifest
+from errorsite.cache.stored import previous_build
 from errorsite.redirects import nearest
 from errorsite.sitewide import History
 from errorsite.url_history import read_history
@@ -109,7 +108,7 @@ def test_the_served_history_digest_is_that_of_the_file_the_next_build_reads(hist
     the build that wrote it kept (made in pieces, never the file as one string)."""
     _, out, _, _ = history
     served = (out / urls.URLS_PATH).read_bytes()
-    kept = PreviousBuild.from_manifest(previous_manifest(out, state_folder(out))).global_pages
+    kept = previous_build(out, state_folder(out)).global_pages
     assert kept.history_served == history_digest(json.loads(served)) == hashlib.sha256(served).hexdigest()[:24]
     # read back as a history a build could have written, it is the same, so its digest is too
     assert History.of(json.loads(served)).digest == kept.history_served

@@ -131,3 +131,18 @@ def test_python_and_browser_hash_vocabulary_keys_alike(node_core):
     keys = ["=", "<co", ">on", "<ün", ">ö€", "<\U0001F600", ">\U0001F600x"]
     in_node = node_core.evaluate("ks => ks.map(k => ErrorSearchData.fnv1a(k))", keys)
     assert in_node == [fnv1a(tuple(units(key))) for key in keys]
+
+
+# Terms where UTF-8 and UTF-16 disagree: a BMP character above the surrogates
+# (U+E000-U+FFFF) sorts after an astral one in UTF-8 and before it in UTF-16,
+# which is how JavaScript compares strings and how the browser bisects the
+# vocabulary and the chunks (buckets.js_order).
+ORDER_TERMS = ["a", "z", "é", "ǅ", "名前", "ｅｒｒｏｒ", "\uff01", "\ue000x", "\U0001f600", "\U00010348x",
+               "a\U0001f600", "a\uffff", "a\ud7ff", "ab", "Zz", "~", "\u0080"]
+
+
+def test_js_order_sorts_terms_as_javascript_does(node_core):
+    from errorsite.search.buckets import js_order
+    in_node = node_core.evaluate("terms => terms.slice().sort()", ORDER_TERMS)
+    assert sorted(ORDER_TERMS, key=js_order) == in_node
+    assert sorted(ORDER_TERMS, key=lambda t: t.encode()) != in_node  # the terms do tell the two orders apart

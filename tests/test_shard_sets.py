@@ -53,3 +53,15 @@ def test_every_shard_records_the_whole_set_not_its_slice(tmp_path):
     (records / "r0000.json").write_text(json.dumps(record_data(0, errorMessage="Changed")), "utf-8")
     shards_of(records, shards[:1], count=2)
     assert json.loads((shards[0] / SHARD_FILE).read_text())["record_set"] not in cut_from
+
+
+def test_a_shard_given_twice_is_refused_though_every_number_is_there(tmp_path):
+    """`assemble s1 s1 s2` once exited 0: the numbers compared as a set (issue 43)."""
+    from errorsite.shards import ShardFile, check_complete
+
+    def made(number: int, folder: str) -> ShardFile:
+        return ShardFile(tmp_path / folder, Shard(number, 2), "fp", "cut", 0, {}, "records")
+    check_complete([made(1, "s1"), made(2, "s2")], "fp")
+    for given in ([made(1, "s1"), made(1, "s1"), made(2, "s2")], [made(2, "s2"), made(1, "s1"), made(2, "b")]):
+        with pytest.raises(ShardError, match="some given twice"):
+            check_complete(given, "fp")

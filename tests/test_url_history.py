@@ -185,7 +185,7 @@ def test_a_hostile_previous_manifest_never_fails_a_build(tmp_path):
     assert first.written
     previous = hostile_history(out)
     for _ in range(2):  # before, each build failed: exit 1, or a traceback
-        result, lines = build_quietly(RECORDS, out, BASE, previous_urls=previous)
+        result, lines = build_quietly(RECORDS, out, BASE, previous_manifest=previous)
         assert result.written and result.problems == []
         warnings = [line for line in lines if line.startswith("warning:")]
         assert len(warnings) == 7, warnings  # one a bad entry

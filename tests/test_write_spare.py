@@ -115,11 +115,11 @@ def test_the_marker_written_in_pieces_is_inert_json_byte_for_byte():
 
 def write_listed(out: Path, site: dict[str, bytes], page_list=None) -> None:
     """As a build does: the marker lists the pages, and the next write is given
-    what previous_manifest found of the served site."""
-    previous = stored.previous_manifest(out, state_folder(out))
+    what previous_build found of the served site, as the plan hands it on."""
+    previous = stored.previous_build(out, state_folder(out))
     write_site(out, page_list if page_list is not None else pages(site), report=lambda line: None,
-               manifest=lambda: {"pages": {path: "key" for path in site}},
-               served_inodes=previous.get("inodes", {}), served=previous.get("served"))
+               finish=lambda: stored.save_state(state_folder(out), {"pages": {path: "key" for path in site}}),
+               keep=previous.keep)
 
 
 def without_listing(site: dict[str, bytes]) -> dict[str, bytes]:
@@ -187,10 +187,11 @@ def test_a_site_replaced_by_another_build_in_between_is_not_listed(tmp_path):
     out, spare = tmp_path / "site", tmp_path / ".site.spare"
     for site in (FIRST, SECOND):
         write_listed(out, site)
-    previous = stored.previous_manifest(out, state_folder(out))
+    previous = stored.previous_build(out, state_folder(out))
     write_listed(out, THIRD)  # the other build
-    write_site(out, pages(FIRST), report=lambda line: None, manifest=lambda: {"pages": {p: "key" for p in FIRST}},
-               served_inodes=previous["inodes"], served=previous["served"])
+    write_site(out, pages(FIRST), report=lambda line: None,
+               finish=lambda: stored.save_state(state_folder(out), {"pages": {p: "key" for p in FIRST}}),
+               keep=previous.keep)
     assert tree(out) == expected(FIRST) and without_listing(tree(spare)) == expected(THIRD)
     assert not (spare / cache.LISTING).exists()
 

@@ -3,22 +3,21 @@ home of the files that say so. Nothing outside this package opens them.
 
 Files, all written by builds, none trusted further than checked:
 - `.errorsite.json` (MARKER), in the site: "this folder is ours", the render
-  fingerprint, the number of files, and the digest of the state beside it. A
-  few hundred bytes, no paths and no problems: it is published with the site.
-- `.NAME.state` beside the output: each record page's key, the record files'
-  digests, the global pages' key and paths, the problems reported. Trusted
-  only when the served marker names its digest.
-- `.NAME.outcomes` beside it: each record file's problems, summary, files and
-  key, read only by a rebuild that renders.
-- `.NAME.digests` beside the output: the record files' stats and digests.
-The state beside the output is this machine's and never published. The
-writer (write/) puts the marker into the site it writes and keeps the spare
-(write/spare.py) and its listing; the URL history is a page of the site
-(redirects.py).
+  fingerprint, the number of files, and the digest of the state. A few
+  hundred bytes, no paths and no problems: it is published with the site.
+- `state`, in the build's own folder (folder.py, in the user's cache): each
+  record page's key, the record files' digests, the global pages' key and
+  paths, the problems reported. Trusted only when the served marker names its digest.
+- `outcomes` beside it: each record file's Outcome.to_json(), read only by a
+  rebuild that renders.
+- `digests` beside it: the record files' stats and digests.
+The build's own folder is this machine's and never published. planning.py
+reads them into the build's Plan; the writer (write/) puts the marker into
+the site it writes and keeps the spare (write/spare.py) and its listing; the
+URL history is a page of the site (redirects.py).
 """
-MARKER = ".errorsite.json"  # written into every site: "this folder is ours to replace"
-OUTCOMES = ".errorsite-outcomes.json"  # in a site of an earlier version: the outcomes, now kept beside the output
-STATE = "state"             # .NAME.state beside the output: what the next build reads (PreviousBuild)
-OUTCOME_FILE = "outcomes"   # .NAME.outcomes beside the output: each record file's outcome
+from ..urls import MARKER  # noqa: F401  # written into every site: "this folder is ours to replace"
+STATE = "state"             # what the next build reads (PreviousBuild)
+OUTCOME_FILE = "outcomes"   # each record file's outcome
 LISTING = ".errorsite-spare.json"  # in the spare only: its files and their inodes, so a rebuild need not walk it
-DIGESTS = "digests"         # .NAME.digests beside the output: the record files' stats and digests
+DIGESTS = "digests"         # the record files' stats and digests

@@ -12,10 +12,14 @@ import hashlib
 import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__, urls
 from ..model import Record, Summary, inert_json_pieces
-from ..render import TEMPLATES, SiteOptions
+from ..resources import TEMPLATES
+
+if TYPE_CHECKING:  # an annotation only: the previous build's keys sit below the render step
+    from ..render import SiteOptions
 
 PACKAGE = Path(__file__).resolve().parent.parent
 LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe", "pillow")

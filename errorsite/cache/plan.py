@@ -10,66 +10,13 @@ Three levels of reuse, each correct by construction (keys.py):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, NamedTuple
 
-from ..model import Outcome, Problem, Reuse, Summary
-from .stored import ServedFiles
+from ..model import Outcome, Problem
+from .previous import NO_GLOBAL_PAGES, GlobalPages, PreviousBuild
 
-
-class GlobalPages(NamedTuple):
-    """What a build's global pages were made from, and their paths."""
-    key: str             # summaries + the URL history as redirect_pages reads it (redirects.history_key)
-    paths: list[str]
-    summaries: str       # the key's part from the summaries alone
-    history_served: str  # keys.history_digest of the URL history the pages served
-
-    def to_json(self) -> dict:
-        return {"key": self.key, "paths": self.paths, "summaries": self.summaries,
-                "history served": self.history_served}
-
-    @staticmethod
-    def from_json(data: object) -> "GlobalPages | None":
-        if not isinstance(data, dict) or not isinstance(data.get("paths"), list) or not data.get("key"):
-            return None
-        return GlobalPages(str(data["key"]), list(data["paths"]), str(data.get("summaries", "")),
-                           str(data.get("history served", "")))
-
-
-NO_GLOBAL_PAGES = GlobalPages("", [], "", "")
-
-
-@dataclass(frozen=True)
-class PreviousBuild:
-    """The build that wrote the output folder, as its marker says and its files
-    confirm (stored.previous_manifest). Empty when there is none of ours."""
-    fingerprint: str = ""
-    records_folder: object = None
-    pages: dict[str, str] = field(default_factory=dict)       # record page path → key, its file still there
-    inodes: dict[str, int] = field(default_factory=dict)      # page path → the served file's inode
-    served: ServedFiles | None = None                         # every served file, when all were found
-    sources: dict | None = None                               # record file → digest of its bytes
-    global_pages: GlobalPages | None = None
-    problems: list[Problem] | None = None
-    records: int | None = None
-    files: int = 0
-    complete: bool = False                                    # every record page's file is still there
-
-    @staticmethod
-    def from_manifest(manifest: dict) -> "PreviousBuild":
-        if not manifest:
-            return PreviousBuild()
-        problems, records = manifest.get("problems"), manifest.get("records")
-        sources = manifest.get("sources")
-        return PreviousBuild(
-            fingerprint=manifest.get("fingerprint") or "", records_folder=manifest.get("records_folder"),
-            pages=manifest.get("pages", {}), inodes=manifest.get("inodes", {}), served=manifest.get("served"),
-            sources=sources if isinstance(sources, dict) else None,
-            global_pages=GlobalPages.from_json(manifest.get("global")),
-            problems=[Problem(*problem) for problem in problems] if isinstance(problems, list) else None,
-            records=records if isinstance(records, int) else None,
-            files=manifest.get("files", 0) if isinstance(manifest.get("files"), int) else 0,
-            complete=len(manifest.get("pages", {})) == manifest.get("page_files"))
+__all__ = ["NO_GLOBAL_PAGES", "GlobalPages", "NextBuild", "PreviousBuild", "Reusable", "comparable", "global_reuse",
+           "kept_instead", "page_keys", "reusable_outcomes", "unchanged"]
 
 
 def comparable(previous: PreviousBuild, fingerprint: str, records_folder: str) -> bool:
@@ -127,16 +74,15 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
 
 
 def published(entry: object, pages: dict[str, str]) -> Outcome | None:
-    """A stored outcome ([problems, summary, paths, key]) whose record was
-    built and whose files are still served as they were made; else None."""
+    """A stored outcome (Outcome.to_json) whose record was built and whose
+    files are still served as they were made; else None."""
     try:
-        problems, summary, paths, key = entry
-        if summary is None or not all(pages.get(path) == key for path in paths):
-            return None
-        return Outcome([Problem(*problem) for problem in problems], Summary.from_json(summary),
-                       [Reuse(path) for path in paths], key)
+        outcome = Outcome.from_json(entry)
     except (TypeError, ValueError):
         return None  # no entry, or not one this version wrote
+    if outcome.summary is None or not all(pages.get(page.path) == outcome.key for page in outcome.pages):
+        return None
+    return outcome
 
 
 def kept_instead(failed: Outcome, last_good: Outcome) -> Outcome:
@@ -174,7 +120,7 @@ class NextBuild(NamedTuple):
     history: str                 # keys.history_digest of the URL history this build started from
     global_pages: GlobalPages
     sources: dict[str, str]      # record file → digest of its bytes
-    outcomes: dict[str, list]    # record file → [problems, summary, paths, key]: reusable_outcomes reads them
+    outcomes: dict[str, list]    # record file → Outcome.to_json(): reusable_outcomes reads them
     records_folder: str          # as given: problems name files by it
     problems: list[Problem]
 

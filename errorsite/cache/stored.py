@@ -1,46 +1,63 @@
 """The previous build's marker in the site and its state in the build's own
 folder (folder.py), read and written; the record files' digests kept there
-too; the state an earlier version kept beside the output, moved there."""
+too."""
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import shutil
 import stat
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator
 
+from .. import __version__
 from ..model import inert_json, inert_json_pieces
 from ..urls import output_name
 from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
 from .folder import make_state_folder
+from .previous import PreviousBuild, ServedFiles
 
 
-class ServedFiles(NamedTuple):
-    """Every file of the served site, as previous_manifest found them: the
-    inode of each page's file by its path (the manifest's `inodes` itself, not
-    a copy: one entry per file of the site), and the served folder's own inode, which
-    tells whether another build replaced the site since."""
-    folder: int
-    inodes: dict[str, int]
+MARKER_MOST_BYTES = 1 << 16  # a marker is a few hundred bytes: a file much larger is not one of ours
+
+
+def marker(tie: dict, files: int) -> dict:
+    """What a site's marker holds: whose it is, its number of files (the
+    marker's own included), and the fields that tie it to its state (save_state)."""
+    return {**tie, "generator": "errorsite", "version": __version__, "files": files}
+
+
+def our_marker(folder: Path) -> dict | None:
+    """The marker in `folder`, if a build made the folder; else None."""
+    try:
+        with open(folder / MARKER, "rb") as file:
+            content = file.read(MARKER_MOST_BYTES + 1)
+        data = json.loads(content) if len(content) <= MARKER_MOST_BYTES else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and data.get("generator") == "errorsite" else None
+
+
+def previous_build(out_dir: Path, state_dir: Path) -> PreviousBuild:
+    """The build that wrote `out_dir`, as its marker and its state in
+    `state_dir` say and its files confirm; empty if there is none of ours."""
+    return PreviousBuild.from_manifest(previous_manifest(out_dir, state_dir))
 
 
 def previous_manifest(out_dir: Path, state_dir: Path) -> dict:
     """The manifest an earlier build left in `out_dir` and `state_dir` ({} if none), with only
     the pages whose files are still there, (`inodes`) those files' inodes, and
     (`served`) the ServedFiles, or None unless every file of the site was found."""
+    site = our_marker(out_dir)
     try:
-        marker = json.loads((out_dir / MARKER).read_text())
         folder = os.lstat(out_dir).st_ino  # before the files: see describe_spare
         state = (state_dir / STATE).read_bytes()
         manifest = json.loads(state)
     except (OSError, ValueError):
         return {}
-    if not (isinstance(marker, dict) and isinstance(manifest, dict) and marker.get("generator") == "errorsite"
-            and marker.get("state") == state_digest(state)):
+    if not (site is not None and isinstance(manifest, dict) and site.get("state") == state_digest(state)):
         return {}  # not ours, or the state of another build (one that failed after writing it, say)
-    manifest["files"] = marker.get("files")
+    manifest["files"] = site.get("files")
     pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
     shared = manifest.get("global")
     paths = shared.get("paths") if isinstance(shared, dict) else None
@@ -64,8 +81,8 @@ def previous_manifest(out_dir: Path, state_dir: Path) -> dict:
 
 def previous_outcomes(state_dir: Path) -> Iterator[tuple[str, object]]:
     """Each record file's outcome as the build that wrote the output left it in `state_dir`,
-    a line at a time (at 100,000 records the file is over 100 MB, and parsed
-    whole it was a rebuild's peak of memory); none past a line that is not one.
+    a line at a time (the file grows with the records, and is never parsed
+    whole); none past a line that is not one.
     Read only after previous_manifest found the folder's marker ours."""
     try:
         with open(state_dir / OUTCOME_FILE, encoding="utf-8") as lines:
@@ -90,16 +107,10 @@ def state_digest(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()[:24]  # as write_kept makes it
 
 
-def beside(out_dir: Path, what: str) -> Path:
-    """`.NAME.what` beside the output folder NAME, where an earlier version kept its state."""
-    out_dir = out_dir.absolute()
-    return out_dir.with_name(f".{out_dir.name}.{what}")
-
-
 def write_kept(path: Path, pieces: Iterable[bytes]) -> str:
     """Replace the file at `path` with the bytes of `pieces` in one step (a
     temporary file renamed), never over a link; their state_digest. Never
-    joined: at 100,000 records the outcomes are over 100 MB."""
+    joined: the outcomes grow with the records."""
     temporary = path.with_name(f"{path.name}-{os.getpid()}")
     digest = hashlib.sha256()
     try:
@@ -172,50 +183,3 @@ def load_digests(path: Path, records_folder: str) -> dict[str, list]:
     if not isinstance(saved, dict) or saved.get("records") != records_folder or not isinstance(saved.get("stats"), dict):
         return {}
     return saved["stats"]
-
-
-def adopt_state_beside(out_dir: Path, state_dir: Path) -> list[str]:
-    """Move into `state_dir` the state an earlier version kept beside the
-    output (`.NAME.state`, `.NAME.outcomes`, `.NAME.digests`), where the host
-    serves it when the output's parent is published, so that the first build
-    after an upgrade still reuses it. Only files shown to be ours move: the
-    state whose digest the site's marker names, the outcomes beside it, the
-    digests by their first bytes. Anything else of those names is a user's,
-    and stays. The names of what moved, for a note."""
-    if (state_dir / STATE).exists():
-        return []
-    try:
-        marker = json.loads((out_dir / MARKER).read_text())
-        state = beside(out_dir, STATE)
-        ours = isinstance(marker, dict) and marker.get("generator") == "errorsite" and \
-            not state.is_symlink() and marker.get("state") == state_digest(state.read_bytes())
-    except (OSError, ValueError):
-        ours = False
-    digests = beside(out_dir, DIGESTS)
-    outcomes = beside(out_dir, OUTCOME_FILE)
-    moving = [(state, STATE), *([(outcomes, OUTCOME_FILE)] if outcomes_head(outcomes) else [])] if ours else []
-    if not digests.is_symlink() and digests.is_file() and digests_head(digests, partial=False):
-        moving.append((digests, DIGESTS))
-    moved = []
-    for path, what in moving:
-        if path.is_symlink() or not path.is_file() or (state_dir / what).exists():
-            continue
-        try:
-            make_state_folder(state_dir)
-            shutil.move(path, state_dir / what)
-        except OSError:
-            break  # best effort: the build starts without it
-        moved.append(path.name)
-    return moved
-
-
-def outcomes_head(path: Path) -> bool:
-    """Whether `path` begins as an outcomes file of ours: empty, or a first
-    line that is a JSON pair of a file's key and its outcome."""
-    try:
-        with open(path, "rb") as file:
-            line = file.readline(1 << 20)
-        return line == b"" or (isinstance(pair := json.loads(line), list) and len(pair) == 2
-                               and isinstance(pair[0], str))
-    except (OSError, ValueError, RecursionError):
-        return False

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from ..cache import MARKER
+from ..urls import MARKER
 from ..model import Problem
 from .files import VANISHED, RawRecord, load_file, printable, stat_refusal
 
@@ -121,6 +121,12 @@ def skipped_note(skipped: tuple[str, ...], most: int = 5) -> str | None:
         return None
     more = f" and {len(skipped) - most} more" if len(skipped) > most else ""
     return f"not read as records: {', '.join(printable(name) for name in skipped[:most])}{more}"
+
+
+def skipped_notes(skipped: tuple[str, ...]) -> list[str]:
+    """skipped_note as a list of notes: one, or none."""
+    note = skipped_note(skipped)
+    return [note] if note else []
 
 
 def check_not_empty(records_dir: Path, found: int, skipped: tuple[str, ...]) -> None:

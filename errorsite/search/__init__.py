@@ -35,11 +35,8 @@ def search_order(records: list[Summary]) -> list[Summary]:
     """The records by their pattern (or message), then their address: a
     record's card sits in its position's card file (`d/N.json`), and the results
     a query's words did not bring cards for are mostly alike (one message in
-    several repositories), so alike records share a card file. At 100,000
-    records, on 40 queries of each kind, the card files fetched for first
-    screens fell from 122 to 59 and the queries over 12 requests or 3 rounds
-    from 13 to 5 of 200 (64 cards a file; 16 in the address order before), and
-    a paste's gzipped bytes by 5% (a term's records are runs of positions). A
-    record's position is its lunr ref."""
+    several repositories), so alike records share a card file: a first
+    screen fetches fewer card files, and a term's records are runs of
+    positions, which compress well. A record's position is its lunr ref."""
     return sorted(records, key=lambda record: ((record.shown_pattern or record.message).casefold(),
                                                urls.record_path(record)))

@@ -23,8 +23,8 @@ def rarest_terms(index: TermIndex, threshold: float) -> dict[str, list[int]]:
     its best: a record whose message words are all in more than CARD_RECORDS
     records (common words aside) has its card with its rarest word that has
     room (CARD_RECORDS such records a word), so that no record is left to its
-    card file when its own message is pasted (13.8% of them were, at 100,000
-    records); a paste asks for every word of its message lines."""
+    card file when its own message is pasted; a paste asks for every word of
+    its message lines."""
     return _cards_by_rarest_word(index, threshold, lambda entry: entry.refs[0])
 
 

@@ -1,7 +1,7 @@
 """lunr's index, built one record at a time and kept as compact postings.
 
 lunr.py's Builder holds every field's term frequencies as dicts of Token
-objects, about 25 KB a record; at 100,000 records that is the build's peak.
+objects for every record at once, which would be the build's peak of memory.
 This builder keeps, per term, the refs and term frequencies of each field in
 arrays, and computes each posting's weight exactly as lunr.py does (BM25 with
 lunr's k1 and b, its idf and its rounding), so the browser scores with the same

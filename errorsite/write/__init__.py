@@ -19,10 +19,10 @@ import shutil
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .. import __version__
-from ..cache import MARKER, OUTCOMES
+from ..cache import MARKER
 from ..cache.folder import make_state_folder, state_folder
-from ..cache.stored import ServedFiles, save_state
+from ..cache.previous import Keep
+from ..cache.stored import marker
 from ..model import Page, Reuse
 from .guard import OutputRefused, check_output, made_by_us
 from .spare import carry_kept, describe_spare, keep_as_spare, spare_listing, take_spare
@@ -40,13 +40,14 @@ class WriteFailed(Exception):
 
 def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False,
                protected: Iterable[tuple[Path, str]] = (), report: Callable[[str], None] = print,
-               manifest: Callable[[], dict] = dict, served_inodes: dict[str, int] | None = None,
-               served: ServedFiles | None = None, state_dir: Path | None = None) -> int:
+               finish: Callable[[], dict] = dict, keep: Keep = Keep(), state_dir: Path | None = None) -> int:
     """Write every page under a new `out_dir`; returns the number of files.
-    `manifest()`, called once every page is written, goes into the marker and
-    `state_dir` (default: the output's folder in the user's cache) for the
-    next build to read (see previous_manifest), which also gave
-    `served_inodes` and `served`."""
+    `finish()`, called once every page is written and before the new site is
+    swapped in, keeps what the next build reads and returns the fields that
+    tie the site's marker to it (cache.stored.save_state). `keep`: the
+    served files that may be linked instead of written again, from the
+    build's plan. `state_dir`: the build's own folder (default: the output's
+    folder in the user's cache), where the lock is taken."""
     out_dir = out_dir.absolute()
     state_dir = state_dir or state_folder(out_dir)
     protected = list(protected)
@@ -61,32 +62,26 @@ def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False
         with build_lock(out_dir, report, state_dir):
             check_output(out_dir, force, protected)  # again: it may have changed while we waited
             remove_leftovers(out_dir, state_dir)
-            return write_and_swap(out_dir, pages, manifest, served_inodes or {}, served, state_dir)
+            return write_and_swap(out_dir, pages, finish, keep)
     except OSError as error:
         raise WriteFailed(f"cannot write {out_dir}: {error.strerror or error}"
                           f"{f' ({error.filename})' if error.filename else ''}; "
                           "the previous site is unchanged") from error
 
 
-def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Callable[[], dict],
-                   served_inodes: dict[str, int], served: ServedFiles | None, state_dir: Path) -> int:
+def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callable[[], dict], keep: Keep) -> int:
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     spare = out_dir.with_name(f".{out_dir.name}.{SPARE}")
     swapped = False
     try:
         from_spare = take_spare(spare, staging)
         mark_staging(staging)
-        tree = Staging(staging, out_dir, from_spare, served_inodes, spare_listing(staging) if from_spare else None)
+        tree = Staging(staging, out_dir, from_spare, keep.inodes, spare_listing(staging) if from_spare else None)
         for page in pages:
             tree.put(page)
         tree.remove_stale()
-        # The state the next build reads stays in the build's own folder, never
-        # near what is published: it names this machine's paths; the marker ties the site to it.
-        state = manifest()
-        tie = save_state(state_dir, state) if state else {}
-        (staging / OUTCOMES).unlink(missing_ok=True)  # an earlier version's, from the spare
         files = tree.count + 1
-        write_own_file(staging / MARKER, {**tie, "generator": "errorsite", "version": __version__, "files": files})
+        write_own_file(staging / MARKER, marker(finish(), files))
         carry_kept(out_dir, staging)
         unmark_staging(staging)
         swap_into_place(staging, out_dir)
@@ -97,7 +92,7 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], manifest: Calla
         # After a failure, this build's unfinished folder (begun from the spare or
         # not): kept, it could fill the disk that made the build fail.
         shutil.rmtree(staging, ignore_errors=True)
-    if swapped and served is not None:
-        describe_spare(spare, served)
+    if swapped and keep.served is not None:
+        describe_spare(spare, keep.served)
     return files
 

@@ -7,13 +7,11 @@ made, and inside a protected folder anything that is not absent, empty or
 ours; inside a sealed one (what the build reads, and `.git`), nothing."""
 from __future__ import annotations
 
-import json
 import os
-import re
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from ..cache import MARKER
+from ..cache.stored import our_marker
 
 KEPT = ".git"               # carried from the old site into the new one, never deleted
 _COUNT_LIMIT = 100_000      # stop counting a foreign folder's files here
@@ -110,19 +108,9 @@ def enclosing_site(resolved: Path) -> Path | None:
     return None
 
 
-# A marker is sorted JSON, so a build's own begins like this: no need to parse
-# megabytes of it (the outcomes of every record) to know whose it is.
-_MARKER_HEAD = re.compile(rb'\{"files":\d+,"fingerprint":"[0-9a-f]*","generator":"errorsite"[,}]')
-
-
 def made_by_us(out_dir: Path) -> bool:
-    try:
-        with open(out_dir / MARKER, "rb") as file:
-            if _MARKER_HEAD.match(file.read(512)):
-                return True
-        return json.loads((out_dir / MARKER).read_text()).get("generator") == "errorsite"
-    except (OSError, ValueError, AttributeError):
-        return False
+    """Whether a build made the folder, as its marker says (cache/ reads it)."""
+    return our_marker(out_dir) is not None
 
 
 def foreign_files(out_dir: Path) -> tuple[int, str]:

@@ -9,7 +9,7 @@ import os
 import shutil
 from pathlib import Path
 
-from ..cache import LISTING, MARKER, OUTCOMES
+from ..cache import LISTING, MARKER
 from ..cache.stored import ServedFiles
 from ..urls import output_name
 from .guard import KEPT, made_by_us
@@ -39,8 +39,8 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
         if os.lstat(spare).st_ino != served.folder or not made_by_us(spare):
             return
         with open(spare / LISTING, "x", encoding="utf-8") as file:
-            # Never served, so plain JSON; in slices, so never one 25 MB string
-            # (nor json.dump's 400,000 pieces).
+            # Never served, so plain JSON; in slices, so never one string the
+            # size of the site's listing (nor json.dump's piece per value).
             file.write('{"pages":{')
             items = iter(served.inodes.items())
             for index, piece in enumerate(iter(lambda: dict(itertools.islice(items, _LISTED_AT_A_TIME)), {})):
@@ -74,7 +74,7 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
                 folders.add(folder)
                 folder = folder.rpartition("/")[0]
         top = {name for name in files if "/" not in name} | {f for f in folders if f and "/" not in f} \
-            | {MARKER, OUTCOMES, KEPT, STAGING_MARK}
+            | {MARKER, KEPT, STAGING_MARK}
         if any(name not in top for name in os.listdir(staging)):
             return None
     except FileNotFoundError:

@@ -14,7 +14,6 @@ from typing import Callable
 
 from ..cache import DIGESTS, OUTCOME_FILE, STATE
 from ..cache.folder import make_state_folder
-from ..cache.stored import digests_head
 from .guard import made_by_us
 from .staging import STAGING_MARK, is_staging
 
@@ -55,8 +54,8 @@ def build_lock(out_dir: Path, report: Callable[[str], None], state_dir: Path):
 def remove_leftovers(out_dir: Path, state_dir: Path) -> None:
     """What builds that died left beside the output, each only by its exact
     name and a mark of ours inside: a previous site caught mid-swap (put back
-    first), staging folders, an earlier version's half-written digests; and
-    the half-written state files in the build's own folder. A live build's
+    first) and staging folders; and the half-written state files in the
+    build's own folder. A live build's
     are kept, and so is anything merely named like them."""
     for unfinished in unfinished_state(state_dir):
         if not alive(unfinished):
@@ -70,10 +69,7 @@ def remove_leftovers(out_dir: Path, state_dir: Path) -> None:
     for kind, leftover in dead:
         if leftover.is_symlink():
             continue
-        if kind == DIGESTS:  # save_digests' unfinished file
-            if leftover.is_file() and _digests_or_empty(leftover):
-                leftover.unlink(missing_ok=True)
-        elif leftover.is_dir() and (made_by_us(leftover) or (kind == "building" and is_staging(leftover))):
+        if leftover.is_dir() and (made_by_us(leftover) or (kind == "building" and is_staging(leftover))):
             shutil.rmtree(leftover, ignore_errors=True)
         elif kind == "building":
             _remove_if_bare(leftover)  # killed before it could mark the folder it had just made
@@ -81,8 +77,8 @@ def remove_leftovers(out_dir: Path, state_dir: Path) -> None:
 
 def leftovers(out_dir: Path) -> list[tuple[str, Path]]:
     """(kind, path) of what lies beside the output under a name only a build gives:
-    `.NAME.building-PID`, `.NAME.old-PID`, `.NAME.digests-PID`."""
-    named = re.compile(rf"\.{re.escape(out_dir.name)}\.(building|old|{DIGESTS})-[0-9]+")
+    `.NAME.building-PID`, `.NAME.old-PID`."""
+    named = re.compile(rf"\.{re.escape(out_dir.name)}\.(building|old)-[0-9]+")
     try:
         names = sorted(os.listdir(out_dir.parent))
     except OSError:
@@ -99,10 +95,6 @@ def unfinished_state(state_dir: Path) -> list[Path]:
     except OSError:
         return []
     return [state_dir / name for name in names if named.fullmatch(name) and not (state_dir / name).is_symlink()]
-
-
-def _digests_or_empty(path: Path) -> bool:
-    return digests_head(path, partial=True)  # written in part, or not yet at all
 
 
 def _remove_if_bare(folder: Path) -> None:
@@ -128,7 +120,7 @@ def sweep_leftovers(out_dir: Path, state_dir: Path, report: Callable[[str], None
 
 
 def alive(leftover: Path) -> bool:
-    """Whether the build that made `.NAME.building-PID` (or `.old-PID`, `.digests-PID`) is still running."""
+    """Whether the build that made `.NAME.building-PID` (or `.old-PID`) is still running."""
     try:
         pid = int(leftover.name.rsplit("-", 1)[1])
     except ValueError:

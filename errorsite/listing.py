@@ -1,0 +1,141 @@
+"""The listing machinery the browse pages (browse.py) and the code pages
+(links.py) share: a record's list entry and item, pagination, grouping by
+repository, tag, type and severity, and the listing and directory pages."""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, NamedTuple
+
+import jinja2
+from markupsafe import Markup
+
+from . import urls
+from .markup import isolate, shorten
+from .model import Page, Record
+from .render import Link, render
+
+SHOWN_LABELS = 5  # texts named on a page that several texts share ("Rust", "rust"); the rest are counted
+LIST_MESSAGE = 160  # characters of a message in a list; its page shows it whole
+
+
+class Entry(NamedTuple):
+    message: str
+    repo: str
+    path: str
+    repo_path: str
+    error_type: str
+    type_path: str
+    fix: str = ""
+
+    @property
+    def short(self) -> str:
+        return shorten(self.message, LIST_MESSAGE)
+
+
+class Pagination(NamedTuple):
+    number: int
+    count: int
+    previous: str | None
+    next: str | None
+
+
+def entry(r: Record) -> Entry:
+    return Entry(r.message, r.repo, urls.record_path(r), urls.repo_path(r.repo),
+                 r.error_type, urls.type_path(r.error_type), r.fix)
+
+
+def paginate(listing: str, items: list, size: int = urls.PAGE_SIZE) -> Iterable[tuple[str, list, Pagination]]:
+    count = max(1, -(-len(items) // size))
+    for number in range(1, count + 1):
+        chunk = items[(number - 1) * size: number * size]
+        yield urls.page_path(listing, number), chunk, Pagination(
+            number, count,
+            urls.page_path(listing, number - 1) if number > 1 else None,
+            urls.page_path(listing, number + 1) if number < count else None)
+
+
+def group(records: list[Record], keys_of: Callable[[Record], Iterable[str]],
+          path_of: Callable[[str], str]) -> dict[str, tuple[list[str], list[Record]]]:
+    """path → (labels, records). Labels that share a URL share a page, which
+    names each of them as the records have it, in the order first met; a
+    record is listed once however many of them it has."""
+    groups: dict[str, tuple[dict[str, None], list[Record]]] = {}
+    for record in records:
+        listed = set()
+        for label in keys_of(record):
+            path = path_of(label)
+            labels, members = groups.setdefault(path, ({}, []))
+            labels.setdefault(label)
+            if path not in listed:
+                listed.add(path)
+                members.append(record)
+    return {path: (list(labels), members) for path, (labels, members) in sorted(groups.items())}
+
+
+def shown_label(labels: list[str]) -> str:
+    """The texts that share a page, each as a record has it, the first
+    SHOWN_LABELS of them; never one text in place of another. Several are
+    each isolated, so that one cannot reorder the others (one alone is
+    isolated where it is shown, as any label)."""
+    if len(labels) == 1:
+        return labels[0]
+    shown = " · ".join(isolate(label) for label in labels[:SHOWN_LABELS])
+    return shown + (f" and {len(labels) - SHOWN_LABELS} more" if len(labels) > SHOWN_LABELS else "")
+
+
+class ListItems:
+    """Each record's list item (macros.html's record_item), rendered once and
+    shown in every list the record is in: its type's, severity's and each of
+    its tags' pages, and the home page's. Its repository's page shows it
+    without the repository (`in_repo`), which the page names once."""
+
+    def __init__(self, env: jinja2.Environment):
+        self.render_item = env.get_template("macros.html").module.record_item
+        self.made: dict[tuple[str, bool], Markup] = {}
+
+    def __call__(self, entries: list[Entry], in_repo: bool = False) -> list[Markup]:
+        made = self.made
+        for e in entries:
+            if (e.path, in_repo) not in made:
+                made[e.path, in_repo] = self.render_item(e, in_repo)
+        return [made[e.path, in_repo] for e in entries]
+
+
+def listing_pages(env, items: ListItems, listing: str, heading: str, intro: str, records: list[Record],
+                  feed_repo: str | None = None, overview: list = ()) -> Iterator[Page]:
+    """`feed_repo`: the repository whose feeds the pages name (a repository's
+    listing), whose first page opens with its overview. A page at a time: a
+    severity's listing can be most of the records."""
+    entries = sorted((entry(r) for r in records), key=lambda e: (e.message.casefold(), e.path))
+    feeds = {"feed_repo": feed_repo} if feed_repo else {}
+    for path, chunk, pagination in paginate(listing, entries, env.globals["page_size"]):
+        yield render(env, "listing.html", path, heading=heading, intro=intro, items=items(chunk, bool(feed_repo)),
+                     pagination=pagination, canonical=env.globals["site"].absolute(path),
+                     overview=overview if pagination.number == 1 else [],
+                     description=listing_description(heading, intro, chunk, pagination), **feeds)
+
+
+def listing_description(heading: str, intro: str, entries: list[Entry], pagination: Pagination) -> str:
+    """Unique per page: the heading, the page number and the first messages listed."""
+    page = f" Page {pagination.number} of {pagination.count}." if pagination.count > 1 else ""
+    first = "; ".join(shorten(e.message, 60) for e in entries[:3])
+    return shorten(f"{heading}: {intro}{page} {first}".rstrip(), 200)
+
+
+def directory_pages(env, listing: str, heading: str, intro: str, items: list[Link]) -> Iterator[Page]:
+    for path, chunk, pagination in paginate(listing, items, env.globals["page_size"]):
+        yield render(env, "directory.html", path, heading=heading, intro=intro, items=chunk,
+                     pagination=pagination, canonical=env.globals["site"].absolute(path))
+
+
+def counted(groups: dict[str, tuple[list[str], list[Record]]]) -> list[Link]:
+    return [Link(shown_label(labels), path, len(members)) for path, (labels, members) in groups.items()]
+
+
+def groupings(records: list[Record]) -> tuple:
+    """(groups, listing title, directory path, directory title) per kind of listing."""
+    return (
+        (group(records, lambda r: [r.repo], urls.repo_path), "Errors raised in {}", urls.REPOS_PATH, "Repositories"),
+        (group(records, lambda r: r.tags, urls.tag_path), "Errors tagged “{}”", urls.TAGS_PATH, "Tags"),
+        (group(records, lambda r: [r.error_type], urls.type_path), "{} errors", urls.TYPES_PATH, "Error types"),
+        (group(records, lambda r: [r.severity], urls.severity_path), "Errors of severity {}", urls.SEVERITIES_PATH, "Severities"),
+    )

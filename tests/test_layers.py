@@ -1,0 +1,153 @@
+"""The package's layering, as docs/architecture.md states it, read from every
+import of every module (ast): a module imports only modules of lower layers
+(and its own subpackage), and never another module's private (`_name`)
+helpers. An import under `if TYPE_CHECKING:` is an annotation, never run,
+and is not counted."""
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
+
+# Lowest first. `errorsite` is the package itself (its __version__). Each
+# layer may import every layer before it, none after it, and none of its own
+# but itself. The same table is in docs/architecture.md.
+LAYERS = [
+    ("values", {"errorsite", "model", "urls", "resources", "finished", "logsafe"}),
+    ("tools", {"budget", "tokens", "spread", "lexing"}),
+    ("markup", {"markup"}),
+    ("load", {"load"}),
+    ("previous build", {"cache"}),
+    ("validate", {"validate"}),
+    ("page parts", {"sitecard", "describe", "share", "assets", "api"}),
+    ("cards", {"cards"}),
+    ("render", {"render", "readable"}),
+    ("listing machinery", {"listing", "tag_index"}),
+    ("code index", {"codes"}),
+    ("listings", {"browse", "feeds", "schema", "url_history", "search", "links"}),
+    ("record step and redirects", {"records", "redirects"}),
+    ("global step", {"sitewide"}),
+    ("shards", {"shards"}),
+    ("write", {"write"}),
+    ("pipeline", {"pipeline"}),
+    ("commands", {"config", "check", "reporting", "find"}),
+    ("bot", {"bot"}),
+    ("serve", {"serve"}),
+    ("cli", {"cli"}),
+    ("main", {"__main__"}),
+]
+LAYER = {unit: index for index, (_, units) in enumerate(LAYERS) for unit in units}
+
+
+def unit_of(module: str) -> str:
+    """errorsite.cache.keys → cache; errorsite → errorsite."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def module_of(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def type_checking_only(tree: ast.Module) -> set[int]:
+    """The ids of the import nodes under `if TYPE_CHECKING:`."""
+    skipped = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
+            skipped |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
+    return skipped
+
+
+def imports(path: Path) -> list[tuple[str, list[str], int]]:
+    """(imported module, names taken from it, line) of each import in the file that names errorsite."""
+    module = module_of(path)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = type_checking_only(tree)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join([*base, *([node.module] if node.module else [])]) if node.level else node.module
+            names = [alias.name for alias in node.names]
+            if target == "errorsite" or (node.module is None and node.level):
+                # `from . import urls`: each name may be a module of its own
+                found += [(f"{target}.{name}" if f"{target}.{name}" != "errorsite.__version__" else target, [], node.lineno)
+                          for name in names]
+            elif target and target.split(".")[0] == "errorsite":
+                found.append((target, names, node.lineno))
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names if alias.name.split(".")[0] == "errorsite"]
+    return found
+
+
+def violations(importer: str, imported: str, names: list[str]) -> list[str]:
+    """Why `importer` (a module) may not import `names` of `imported`; [] if it may."""
+    mine, theirs = unit_of(importer), unit_of(imported)
+    if mine == theirs:
+        return []
+    for unit in (mine, theirs):
+        if unit not in LAYER:
+            return [f"{unit} is in no layer of tests/test_layers.py and docs/architecture.md: give it one"]
+    why = []
+    if LAYER[theirs] >= LAYER[mine]:
+        why.append(f"{mine} ({LAYERS[LAYER[mine]][0]}) imports {theirs} ({LAYERS[LAYER[theirs]][0]}), "
+                   f"{'a layer above it' if LAYER[theirs] > LAYER[mine] else 'its own layer'}")
+    why += [f"{mine} imports {theirs}'s private {name}" for name in names
+            if name.startswith("_") and not name.startswith("__")]
+    return why
+
+
+@lru_cache(maxsize=1)
+def all_imports() -> list[tuple[str, str, list[str], int]]:
+    return [(module_of(path), target, names, line) for path in sorted(PACKAGE.rglob("*.py"))
+            for target, names, line in imports(path)]
+
+
+def test_every_import_keeps_to_the_layers():
+    broken = [f"{importer}:{line}: {why}" for importer, imported, names, line in all_imports()
+              for why in violations(importer, imported, names)]
+    assert broken == []
+
+
+def test_every_module_has_a_layer():
+    units = {unit_of(module_of(path)) for path in PACKAGE.rglob("*.py")}
+    assert units - set(LAYER) == set()
+
+
+def test_the_imports_are_read():
+    found = {(unit_of(importer), unit_of(imported)) for importer, imported, _, _ in all_imports()}
+    assert {("pipeline", "cache"), ("validate", "load"), ("cache", "errorsite"), ("records", "render"),
+            ("sitewide", "search"), ("write", "cache")} <= found
+
+
+@pytest.mark.parametrize("importer, imported, names", [
+    ("errorsite.cache.keys", "errorsite.render", ["SiteOptions"]),   # once real (issue 43): the keys sit below render
+    ("errorsite.load.scan", "errorsite.validate", ["ID_RE"]),
+    ("errorsite.validate.record", "errorsite.render", ["render"]),
+    ("errorsite.model", "errorsite.urls", []),                       # values share one layer: none imports another
+    ("errorsite.links", "errorsite.browse", ["paginate"]),            # once real (issue 43): listing.py holds what both use
+    ("errorsite.render", "errorsite.sitewide", []),
+    ("errorsite.write.guard", "errorsite.pipeline", ["PROJECT"]),
+    ("errorsite.browse", "errorsite.markup.code", ["_highlight"]),   # a private helper, though the layer is lower
+])
+def test_an_import_against_the_layers_is_named(importer, imported, names):
+    assert violations(importer, imported, names)
+
+
+@pytest.mark.parametrize("importer, imported", [
+    # The imports issue 43 found against the old page's rule ("steps in the
+    # order they run"); the layers say why each is one way (architecture.md).
+    ("errorsite.validate.display", "errorsite.markup"),   # markup is a tool below validate: check reports what the page shows
+    ("errorsite.sitewide", "errorsite.search"),           # the global step composes every global output, search among them
+])
+def test_the_imports_the_old_rule_forbade_are_one_way(importer, imported):
+    assert violations(importer, imported, []) == []
+    assert violations(imported, importer, [])  # and never the way back
