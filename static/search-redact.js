@@ -18,7 +18,7 @@
     ["token", /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})\b/g, "<token>"],
     ["token", /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, "<token>"],
     ["token", /\b(Bearer|Basic|token)(\s+)[A-Za-z0-9._~+\/=-]{8,}/g, "$1$2<token>"],
-    ["token", /\b((?:aws_secret_access_key|aws_session_token|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret|password|passwd|pwd|token)["']?\s*[=:]\s*["']?)[^\s"'&,;]{4,}/gi, "$1<token>"],
+    ["token", /\b((?:aws_secret_access_key|aws_session_token|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret|password|passwd|pwd|token)["']?\s*[=:]\s*["']?)(?!<(?:token|password|email|ip|user)>)[^\s"'&,;]{4,}/gi, "$1<token>"],
     ["password", /\b([a-z][a-z0-9+.-]*:\/\/[^\s:\/@]+):[^\s@\/]+@/gi, "$1:<password>@"],
     ["email", /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, "<email>"],
     ["user", /(\/(?:home|Users)\/)(?!<user>)[^\/\\\s"'<>:()\[\]{},;]+/g, "$1<user>"],

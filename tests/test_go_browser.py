@@ -98,7 +98,7 @@ def test_what_leaves_the_browser_is_redacted_with_a_preview(shared_site, page):
     preview = page.page.locator("#search-redacted")
     assert preview.is_visible()
     assert preview.locator("summary").inner_text() == (
-        "This page's address and title leave out 2 tokens, 1 password in a URL, 1 e-mail address, "
+        "This page's address and title leave out 1 token, 1 password in a URL, 1 e-mail address, "
         "1 home folder name, 1 IP address: what a copied link holds")
     preview.locator("summary").click()
     assert "/home/<user>/app/main.py" in preview.locator("pre").inner_text()

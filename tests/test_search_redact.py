@@ -24,6 +24,7 @@ def redact(node_core, text: str) -> dict:
     ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = <token>", "token"),
     ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc", "Authorization: Bearer <token>", "token"),
     ("connecting with password=s3cr3t-pw!", "connecting with password=<token>", "token"),
+    ('connect(token="ghp_abcdefghijklmnopqrstuvwxyz0123456789")', 'connect(token="<token>")', "token"),
     ("fatal: https://bob:hunter2@github.com/x/y.git", "fatal: https://bob:<password>@github.com/x/y.git", "password"),
     ("mail bob.smith+ci@example.co.uk failed", "mail <email> failed", "email"),
     ("connect ECONNREFUSED 10.0.0.12:6379", "connect ECONNREFUSED <ip>:6379", "ip"),
@@ -45,6 +46,10 @@ def test_each_kind_is_replaced(node_core, text, expected, kind):
 ])
 def test_ordinary_error_text_is_left_alone(node_core, text):
     assert redact(node_core, text) == {"text": text, "found": {}}
+
+
+def test_a_value_is_counted_once_however_many_rules_would_take_it(node_core):
+    assert redact(node_core, 'token="ghp_abcdefghijklmnopqrstuvwxyz0123456789"')["found"] == {"token": 1}
 
 
 def test_the_preview_names_what_was_left_out(node_core):
