@@ -16,7 +16,7 @@ from typing import Iterator, NamedTuple
 import jinja2
 
 from . import urls
-from .listing import paginate
+from .listing import packed, paginate
 from .markup import shorten
 from .model import Page, Summary
 from .render import render
@@ -71,17 +71,8 @@ def index_runs(groups: list[RepoCodes], most: int = CODES_PER_PAGE) -> list[list
     """The index's pages: the groups in order, as few pages as keep each within
     `most` codes; a group of more than `most` is shown by its link alone, with
     no rows, and counts as one."""
-    runs: list[list[RepoCodes]] = [[]]
-    size = 0
-    for group in groups:
-        shown = group if len(group.rows) <= most else group._replace(rows=[])
-        weight = max(1, len(shown.rows))
-        if runs[-1] and size + weight > most:
-            runs.append([])
-            size = 0
-        runs[-1].append(shown)
-        size += weight
-    return runs
+    shown = [group if len(group.rows) <= most else group._replace(rows=[]) for group in groups]
+    return packed(shown, lambda group: max(1, len(group.rows)), most)
 
 
 def index_paths(summaries: list[Summary], page_size: int = CODES_PER_PAGE) -> list[str]:

@@ -76,7 +76,6 @@ class Found(NamedTuple):
 
 class Site:
     """A built site to read files from: `read(path)` → bytes of a site path."""
-    base_url: str = ""   # the URL the site is served from, as its pages say (canonical)
     where: str = ""
 
     def read(self, path: str) -> bytes:
@@ -188,8 +187,8 @@ class Finder:
         search = page_links(site, urls.SEARCH_PATH)
         if not search.engine or not search.canonical.endswith(urls.SEARCH_PATH):
             raise FindError(f"{site.where}: {urls.SEARCH_PATH} is not an errorsite search page")
-        site.base_url = search.canonical[:-len(urls.SEARCH_PATH)]
-        scripts = [site.read(site_path(urljoin(site.base_url, script), site.base_url)).decode("utf-8")
+        self.base_url = search.canonical[:-len(urls.SEARCH_PATH)]  # where the site is served, as its pages say
+        scripts = [site.read(site_path(urljoin(self.base_url, script), self.base_url)).decode("utf-8")
                    for script in search.engine]
         meta = site.read(urls.SEARCH_PATH + "meta.json").decode("utf-8")
         self.context = MiniRacer()
@@ -233,14 +232,14 @@ class Finder:
     def result(self, rank: int, doc: list) -> Result:
         message, repo, path, error_type, summary = (list(doc) + [""] * 5)[:5]
         return Result(rank, str(message), str(repo), str(error_type), str(summary or ""),
-                      urljoin(self.site.base_url, path), path)
+                      urljoin(self.base_url, path), path)
 
     def record(self, result: Result) -> dict:
         """The whole record behind a result (`-/r/<id>.json`, which its page names)."""
         href = page_links(self.site, result.path).alternates.get("application/json+oembed")
         if not href:
             raise FindError(f"{result.url}: the page names no record data (a site built before -/r/<id>.json)")
-        return json.loads(self.site.read(site_path(href, self.site.base_url)))
+        return json.loads(self.site.read(site_path(href, self.base_url)))
 
 
 FIND_HELP = """examples:
@@ -292,7 +291,7 @@ def command(argv: list[str]) -> int:
         print(defuse(f"errorsite find: {error}"), file=sys.stderr)
         return 2
     if args.json:
-        out = {"match": found.match, "site": finder.site.base_url,
+        out = {"match": found.match, "site": finder.base_url,
                "results": [{"rank": r.rank, "message": r.message, "repo": r.repo, "type": r.error_type,
                             "summary": r.summary, "url": r.url} for r in found.results]}
         if explained is not None:

@@ -53,6 +53,21 @@ def paginate(listing: str, items: list, size: int = urls.PAGE_SIZE) -> Iterable[
             urls.page_path(listing, number + 1) if number < count else None)
 
 
+def packed(items: Iterable, weight: Callable[[object], int], most: int) -> list[list]:
+    """The items in order, in as few runs as keep each run's weight within
+    `most`; an item heavier than `most` has a run of its own. One run at least."""
+    runs: list[list] = [[]]
+    size = 0
+    for item in items:
+        heavy = weight(item)
+        if runs[-1] and size + heavy > most:
+            runs.append([])
+            size = 0
+        runs[-1].append(item)
+        size += heavy
+    return runs
+
+
 def group(records: list[Record], keys_of: Callable[[Record], Iterable[str]],
           path_of: Callable[[str], str]) -> dict[str, tuple[list[str], list[Record]]]:
     """path → (labels, records). Labels that share a URL share a page, which

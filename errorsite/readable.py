@@ -12,15 +12,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from pygments.lexers import TextLexer
+
 from . import urls
 from .model import Page, Record, Summary
+from .markup import lexer_for
 from .share import md_text, md_url, one_line
 
-FENCE_LANGUAGES = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
-                   ".ts": "typescript", ".tsx": "tsx", ".jsx": "jsx", ".rs": "rust", ".go": "go", ".java": "java",
-                   ".kt": "kotlin", ".rb": "ruby", ".php": "php", ".cs": "csharp", ".c": "c", ".h": "c",
-                   ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".swift": "swift", ".scala": "scala", ".sh": "sh",
-                   ".dart": "dart", ".ex": "elixir", ".lua": "lua", ".zig": "zig"}
 CODE_SECTIONS = (("example_fix", "Example fix"), ("validation_code", "Validation code"),
                  ("type_guard", "Type guard"), ("try_catch_pattern", "Try/catch pattern"))
 
@@ -84,23 +82,26 @@ def escape_outside_code(text: str) -> str:
 
 def fenced(code: str, language: str = "") -> str:
     """A fence no line of `code` can close: longer than its longest run of backticks."""
-    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = "`" * max(3, longest_backticks(code) + 1)
     return f"{fence}{language}\n{code.rstrip()}\n{fence}"
 
 
 def inline_code(text: str) -> str:
     """`text` as inline code, whatever backticks it holds."""
     text = one_line(text)
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
+    ticks = "`" * (longest_backticks(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def longest_backticks(text: str) -> int:
+    return max((len(run) for run in BACKTICKS.findall(text)), default=0)
+
+
 def language_of(file_path: str | None) -> str:
-    suffix = re.search(r"\.[A-Za-z0-9]+$", file_path or "")
-    return FENCE_LANGUAGES.get(suffix[0].lower(), "") if suffix else ""
+    """The fence's language: the name of the lexer the record's page highlights the file with."""
+    lexer = lexer_for(file_path)
+    return "" if isinstance(lexer, TextLexer) or not lexer.aliases else lexer.aliases[0]
 
 
 def record_markdown(site: urls.Site, r: Record) -> Page:

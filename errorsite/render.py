@@ -16,7 +16,7 @@ from .markup import (highlight_block, highlight_lines, isolate, lexer_for, line_
 from .assets import SEARCH_ENGINE
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES
-from .share import report_url, share_values
+from .share import share_values
 from .cards import card_image, has_card
 from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
 from .describe import first_fix, page_title, record_description, unfurl_description
@@ -212,8 +212,7 @@ def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | Non
         code_blocks=code_blocks,
         prose=prose,
         sections=[(anchor, title) for anchor, title in SECTIONS if shown.get(anchor, anchor in ("share", "details"))],
-        **share_values(site, r, line, page_line),
-        report_url=report_url(dataset_repo, r, site.absolute(urls.permalink_path(r))) if dataset_repo else None,
+        **share_values(site, r, line, page_line, dataset_repo),
     )
 
 

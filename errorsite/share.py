@@ -106,12 +106,15 @@ def report_url(dataset_repo: str, r: Record, permalink: str) -> str:
     return f"https://github.com/{quote(dataset_repo)}/issues/new?{urlencode(query)}"
 
 
-def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: int | None = None) -> dict:
+def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: int | None = None,
+                 dataset_repo: str | None = None) -> dict:
     """What record.html shows besides the record: links, snippet, notice.
-    `page_line`: the raising line, when the page shows it (its id is `L<n>`)."""
+    `page_line`: the raising line, when the page shows it (its id is `L<n>`);
+    `dataset_repo`: where a problem with the record is reported, if anywhere."""
     permalink = site.absolute(urls.permalink_path(r))
     text = snippet(r, permalink, line_url, page_line)
     return dict(permalink=permalink, snippet=text, issue_search_url=issue_search_url(r),
                 new_issue_url=new_issue_url(r), body_limit=BODY_LIMIT, stale=staleness(r, line_url or r.github_url),
+                report_url=report_url(dataset_repo, r, permalink) if dataset_repo else None,
                 code_path=urls.code_path(r.error_code), json_path=urls.record_json_path(r),
                 markdown_path=urls.record_markdown_path(r))

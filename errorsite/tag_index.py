@@ -12,6 +12,7 @@ from typing import NamedTuple
 from markupsafe import escape
 
 from . import urls
+from .listing import packed
 from .markup import shorten
 from .render import Link
 
@@ -41,16 +42,7 @@ def item_bytes(link: Link) -> int:
 
 def index_runs(links: list[Link], most: int = TAG_INDEX_BYTES) -> list[list[Link]]:
     """The links A–Z in as few pages as keep each within `most` bytes (one page at least)."""
-    runs: list[list[Link]] = [[]]
-    size = 0
-    for link in az(links):
-        length = item_bytes(link)
-        if runs[-1] and size + length > most:
-            runs.append([])
-            size = 0
-        runs[-1].append(link)
-        size += length
-    return runs
+    return packed(az(links), item_bytes, most)
 
 
 def by_initial(links: list[Link]) -> list[Initial]:
