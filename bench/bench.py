@@ -102,13 +102,16 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     built = [int(m.group(1)) for m in re.finditer(r"built (\d+) record", mine[-1].output)]
     if built and built[-1] != size:
         print(f"warning: built {built[-1]} of {size} records:\n{mine[-1].output[-2000:]}", file=sys.stderr)
-    measure.discard(floor_out)
-    floor = measure.checked([sys.executable, str(ROOT / "bench" / "floor.py"), str(records), str(floor_out)])
+    floors = {}
+    for key, flags in (("floor", []), ("floor_our_lexing", ["--our-lexing"])):
+        measure.discard(floor_out)
+        floors[key] = as_dict(measure.checked([sys.executable, str(ROOT / "bench" / "floor.py"), *flags,
+                                               str(records), str(floor_out)]))
     result = {"records": size, "seed": args.seed, "repeat": args.repeat, "cpus": os.cpu_count(),
               "date": datetime.date.today().isoformat(), "corpus_bytes": info["bytes"],
               "corpus_sha256": info["sha256"], "packages": info["packages"],
               "repeats": sum(1 for _ in records.glob("fork*.json")),  # windows reused under a fork repo
-              "ours": as_dict(measure.median_run(mine)), "floor": as_dict(floor)}
+              "ours": as_dict(measure.median_run(mine)), **floors}
     if use_hugo:
         result.update(hugo=as_dict(measure.median_run(theirs)), hugo_version=hugo.version())
         result["hugo_site_parts"] = measure.folder_parts(hugo_out)

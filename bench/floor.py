@@ -6,7 +6,11 @@ with nowrap=True), and write one HTML file per record holding the results.
 No templates, no Markdown, no listings, no search index: whatever our build
 costs above this is overhead we could, in principle, remove.
 
-    python bench/floor.py RECORDS_DIR OUT_DIR
+`--our-lexing` runs the same work with errorsite/lexing.py in place (the
+RegexLexer loop our build uses): the floor for a build that lexes as ours
+does, so that what we add above highlighting is measured apart from it.
+
+    python bench/floor.py [--our-lexing] RECORDS_DIR OUT_DIR
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from errorsite import lexing  # noqa: E402
 from errorsite.markup import lexer_for, snippet_lexer  # noqa: E402
 
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
@@ -47,6 +52,11 @@ def main(records: Path, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    arguments = sys.argv[1:]
+    our_lexing = "--our-lexing" in arguments
+    arguments = [a for a in arguments if a != "--our-lexing"]
+    if len(arguments) != 2:
         raise SystemExit(__doc__)
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    if our_lexing and not lexing.install():
+        raise SystemExit("errorsite/lexing.py does not mirror this Pygments: no floor with our lexing")
+    main(Path(arguments[0]), Path(arguments[1]))

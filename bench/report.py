@@ -40,6 +40,10 @@ def table(r: dict) -> str:
     f = r["floor"]
     lines.append(row("floor (1 process)", *run_cells(f), tail=f"{1000 * f['cpu'] / n:.1f} CPU-ms/record"))
     lines.append(row("ours / floor", ratio(ours["wall"], f["wall"]), ratio(ours["cpu"], f["cpu"])))
+    if r.get("floor_our_lexing"):
+        f = r["floor_our_lexing"]
+        lines.append(row("floor, our lexing", *run_cells(f), tail=f"{1000 * f['cpu'] / n:.1f} CPU-ms/record"))
+        lines.append(row("ours / that floor", ratio(ours["wall"], f["wall"]), ratio(ours["cpu"], f["cpu"])))
     files = r["site_files"]
     for label, key in (("first cached build", "cold"), ("no-op rebuild", "noop"), ("one record changed", "one"),
                        ("and changed back", "one_back")):
