@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
 # but itself. The same table is in docs/architecture.md.
 LAYERS = [
     ("values", {"errorsite", "model", "urls", "resources", "finished", "logsafe"}),
-    ("tools", {"budget", "tokens", "spread", "lexing"}),
+    ("tools", {"budget", "tokens", "spread", "lexing", "text"}),
     ("markup", {"markup"}),
     ("load", {"load"}),
     ("previous build", {"cache"}),

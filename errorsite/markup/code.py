@@ -20,6 +20,7 @@ from pygments.token import STANDARD_TYPES, Text, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
 from .. import budget
+from ..text import line_ends
 
 
 class CodeLine(NamedTuple):
@@ -146,14 +147,6 @@ def line_counter_css() -> str:
     """The rules line_counter_start's classes name."""
     return "\n".join(f".source-code .s{place}{digit} {{ counter-increment: ln {digit * 10 ** place}; }}"
                      for place in range(_COUNTER_DIGITS) for digit in range(1, 10)) + "\n"
-
-
-def line_ends(code: str) -> str:
-    return code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
-
-
-def line_count(code: str) -> int:
-    return len(line_ends(code).removesuffix("\n").split("\n"))
 
 
 def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None = None,

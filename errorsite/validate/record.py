@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..markup import balance_bidi
+from ..text import balance_bidi
 from ..model import FIELDS, Problem, Record
 from .display import check_markdown, slow_code
 from .fields import check_values, read_field
