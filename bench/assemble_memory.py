@@ -26,7 +26,7 @@ MIB = 1024 * 1024
 peaks: list[int] = []  # each step's peak: tracemalloc has one peak, reset before each step
 STEPS = ((pipeline, "record_pages"), (sitewide, "browse_pages"), (sitewide, "code_pages"),
          (sitewide, "api_pages"), (sitewide, "feed_pages"), (sitewide, "redirect_pages"),
-         (sitewide, "streamed_search"), (sitewide, "sitemap"))
+         (pipeline, "streamed_search"), (sitewide, "sitemap"))
 
 
 def traced(name: str, step):

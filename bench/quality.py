@@ -20,7 +20,6 @@ top-1 and top-3 per set and per kind, and how the first result was judged
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import re
 import subprocess
@@ -30,7 +29,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -196,31 +194,21 @@ def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[st
     return documents
 
 
-@contextlib.contextmanager
-def without_display_checks():
-    """Validation without the checks of what a page shows as plain text
-    (Markdown that outgrows its text, code a lexer stalls on: highlighting every
-    code field is most of thousands of distractors' time). They only ever drop
-    a value to plain text, never a record, and a summary reads none of what
-    they decide."""
-    from errorsite.validate import record as validate_record
-    with mock.patch.object(validate_record, "check_markdown", lambda values, issues: None), \
-            mock.patch.object(validate_record, "slow_code", lambda values, issues: ()):
-        yield
-
-
 def summaries(documents: list[dict]) -> list:
-    """The summaries a build keeps, made without_display_checks."""
+    """The summaries a build keeps, from validate alone: without plain.py's
+    checks of what a page shows as plain text (Markdown that outgrows its
+    text, code a lexer stalls on: highlighting every code field is most of
+    thousands of distractors' time). They only ever drop a value to plain
+    text, never a record, and a summary reads none of what they decide."""
     from errorsite import urls
     from errorsite.render import summarize
     from errorsite.validate import check
     found = []
-    with without_display_checks():
-        for n, document in enumerate(documents):
-            checked = check(f"{n}.json", document)
-            if checked.record is None:
-                raise ValueError(f"record {record_path(document)} would be skipped: {checked.problems}")
-            found.append(summarize(checked.record))
+    for n, document in enumerate(documents):
+        checked = check(f"{n}.json", document)
+        if checked.record is None:
+            raise ValueError(f"record {record_path(document)} would be skipped: {checked.problems}")
+        found.append(summarize(checked.record))
     return sorted(found, key=urls.record_path)
 
 

@@ -3,7 +3,7 @@ tag, error type and severity listings — plus sitemap, robots.txt, 404 and the
 OpenSearch description."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 import jinja2
 
@@ -15,7 +15,7 @@ from .api import by_code
 from .listing import (ListItems, counted, directory_pages, entry, group, groupings, listing_pages, paginate,
                       shown_label)
 from .model import Page, Record
-from .markup import isolate
+from .text import isolate
 from .render import Link, render
 
 __all__ = ["browse_pages", "counted", "group", "last_modified", "opensearch", "paginate", "robots", "sitemap"]

@@ -1,4 +1,6 @@
-"""`check`: load → validate, and a report of every problem, without building.
+"""`check`: load → validate, then what the pages show as plain text (as the
+build checks each record: plain.check_record), and a report of every
+problem, without building.
 
 Every problem of every record in one run, classified as the build does: an
 error is a record the build would skip, a warning a value it would drop from
@@ -23,7 +25,8 @@ from .load import check_not_empty, read_records
 from .logsafe import defuse, json_mark
 from .model import Problem
 from .spread import in_processes, serial_then_spread
-from .validate import Checked, check as check_record, validate_all
+from .plain import check_record
+from .validate import Checked, validate_all
 
 FORMATS = ("text", "json", "github")
 JSON_LINE = re.compile(r"invalid JSON at line (\d+) column (\d+)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .markup import isolate, plain_text, shorten
+from .markup import plain_text, shorten
+from .text import isolate
 from .model import Record, Summary
 
 

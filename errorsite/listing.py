@@ -9,7 +9,8 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls
-from .markup import isolate, shorten
+from .markup import shorten
+from .text import isolate
 from .model import Page, Record
 from .render import Link, render
 

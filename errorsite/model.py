@@ -1,4 +1,5 @@
-"""The typed record model: one frozen dataclass per record, built only by `validate`.
+"""The typed record model: one frozen dataclass per record, built only by `validate`
+(and given its `plain_code` by `plain`).
 
 Field names follow Python style; `FIELDS` maps each to its JSON key, its type and
 whether it may be null, so validation and the model can never drift apart.

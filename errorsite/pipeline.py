@@ -34,6 +34,7 @@ from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
 from .shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
+from .search import streamed_search
 from .sitewide import History, SitewideDone, sitewide_pages
 from .validate import flag_duplicates
 from .write import check_output, guard, sweep_leftovers, write_site
@@ -216,8 +217,8 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
     if strict and records.problems:
         raise StrictFailure(records)
     sitewide = yield from sitewide_pages(begun.site, records.summaries, records.html_paths, begun.static,
-                                         begun.options, begun.fingerprint, history, previous, jobs,
-                                         records.unavailable)
+                                         begun.options, begun.fingerprint, history, previous, streamed_search,
+                                         jobs, records.unavailable)
     for warning in [*sitewide.warnings, *(card_warnings(records.summaries) if begun.options.cards else [])]:
         report(f"warning: {warning}")
     return records, sitewide

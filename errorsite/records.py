@@ -1,5 +1,6 @@
-"""Step 2 and 3 for each record file: load → validate → render, on its own,
-in worker processes. What comes back is small (model.Outcome): the problems,
+"""Step 2 and 3 for each record file: load → validate, then what its page
+shows as plain text (plain.py) → render, on its own, in worker processes.
+What comes back is small (model.Outcome): the problems,
 the record's Summary for the global steps, its files (the page and its
 permalink, or Reuses of the previous build's), and the key they were made
 from (cache.keys.record_key).
@@ -20,7 +21,7 @@ from .load import load_file, read_record_bytes
 from .model import Outcome, Page, Record, Reuse, Summary
 from .spread import in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
-from .validate import check
+from .plain import check_record
 from .cards import card_page, has_card
 from .links import permalink_page
 from .api import oembed, record_json
@@ -60,7 +61,7 @@ class Worker:
         digest = raw.digest
         if raw.problem:
             return Outcome([raw.problem], None, [], None, digest, claimed_id(path, self.root, raw.data))
-        checked = check(raw.path, raw.data)
+        checked = check_record(raw.path, raw.data)
         record = checked.record
         if record is None:
             return Outcome(checked.problems, None, [], None, digest, claimed_id(path, self.root, raw.data))

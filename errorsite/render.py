@@ -11,8 +11,9 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls
-from .markup import (highlight_block, highlight_lines, isolate, lexer_for, line_counter_start, markdown, shorten,
-                     snippet_lexer, summary)
+from .markup import (highlight_block, highlight_lines, lexer_for, line_counter_start, markdown, shorten, snippet_lexer,
+                     summary)
+from .text import isolate
 from .assets import SEARCH_ENGINE
 from .model import Page, Record, Summary, inert_json
 from .resources import TEMPLATES

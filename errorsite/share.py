@@ -9,7 +9,7 @@ from typing import NamedTuple
 from urllib.parse import quote, urlencode
 
 from . import urls
-from .markup import isolate
+from .text import isolate
 from .model import Record
 
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")

@@ -1,5 +1,7 @@
 """Step 4, the pages made from every record's summary: listings, code pages,
-the JSON API, feeds, redirects, search, sitemap and the static files.
+the JSON API, feeds, redirects, search, sitemap and the static files. The
+search data is made by the step the pipeline passes in (search.streamed_search),
+here in its place in the order.
 
 They are a pure function of the summaries, the render fingerprint and the URL
 history, so when none changed the previous build's files are linked instead
@@ -28,13 +30,14 @@ from .readable import llms_txt
 from .redirects import history_key, redirect_pages, served_lists
 from .render import SiteOptions, environment
 from .schema import schema_page
-from .search import streamed_search
 from .sitecard import site_card
 from .url_history import UrlHistory, read_history
 from .url_history import manifest as manifest_of
 
 # Below this many summaries the search data is made in this process: starting another costs more.
 BESIDE_THRESHOLD = 200
+# The search data's step (search.streamed_search): the summaries → its pages, returning its warnings.
+SearchStep = Callable[[list[Summary]], Generator[Page, None, list[str]]]
 
 
 class History(NamedTuple):
@@ -66,10 +69,12 @@ class SitewideDone(NamedTuple):
 
 def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
                    options: SiteOptions, fingerprint: str, history: History, previous: GlobalPages | None,
-                   jobs: int = 1, unavailable: set[str] = frozenset()) -> Generator[Page | Reuse, None, SitewideDone]:
+                   search: SearchStep, jobs: int = 1, unavailable: set[str] = frozenset()
+                   ) -> Generator[Page | Reuse, None, SitewideDone]:
     """Every global page, or the previous build's when their key did not change.
     `record_paths`: the record pages' paths, in the order they were written;
-    `unavailable`: ids of records whose files cannot be built for now."""
+    `search`: the search data's step; `unavailable`: ids of records whose
+    files cannot be built for now."""
     summaries = sorted(summaries, key=urls.record_path)
     by_summaries = summaries_key(fingerprint, summaries, "\0".join(sorted(unavailable)))
     lists = []
@@ -85,7 +90,8 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
             yield from (Reuse(path) for path in previous.paths)
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
     paths = []
-    pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, jobs, unavailable))
+    pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, search, jobs,
+                                unavailable))
     for page in pages:
         paths.append(page.path)
         yield page
@@ -104,7 +110,7 @@ class Made(NamedTuple):
 
 
 def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
-               options: SiteOptions, history: UrlHistory, jobs: int,
+               options: SiteOptions, history: UrlHistory, search: SearchStep, jobs: int,
                unavailable: set[str] = frozenset()) -> Generator[Page, None, Made]:
     """The global pages, in the one order their inputs allow:
 
@@ -112,13 +118,12 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
         files, sitemap and the site's own small files
 
     The listings come first because the redirects and the sitemap need every
-    HTML page (`html_paths`, an argument of each); the search data is made
-    meanwhile in another process when there is more than one (Beside)."""
+    HTML page (`html_paths`, an argument of each); the search data (`search`)
+    is made meanwhile in another process when there is more than one (Beside)."""
     static = static_files(static)
     env = environment(site, len(summaries), options, versions(static))
     # The search data is the largest global step and needs nothing the others make.
-    search = Beside(streamed_search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD \
-        else streamed_search(summaries)
+    searched = Beside(search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD else search(summaries)
     timings: dict[str, float] = {}
     try:
         with timed(timings, "listings"):
@@ -131,9 +136,9 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
             served = yield from redirect_pages(env, summaries, html_paths, history, unavailable)
         with timed(timings, "search"):
-            warnings = yield from search
+            warnings = yield from searched
     finally:
-        search.close()  # a build that failed before the search stage stops the process beside
+        searched.close()  # a build that failed before the search stage stops the process beside
     with timed(timings, "static"):
         yield from site_files(site, env, options, static, html_paths, summaries)
     return Made(html_paths, served, list(warnings), timings)

@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest

@@ -22,7 +22,8 @@ from tests.conftest import build_quietly
 from errorsite.check import check as check_folder
 from errorsite.markup import HIGHLIGHT_SECONDS, highlight_lines
 from errorsite.markup.code import _PLAIN_LEXER
-from errorsite.validate import MAX_PROBLEMS, check
+from errorsite.plain import check_record as check
+from errorsite.validate import MAX_PROBLEMS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hostile" / "bounds"
 ROOT = Path(__file__).resolve().parent.parent

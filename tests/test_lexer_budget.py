@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import budget, spread
+from errorsite import budget, plain, spread
 from errorsite import check as errorsite_check
 from errorsite import records as errorsite_records
 from errorsite.check import check as check_folder
 from errorsite.markup import code as markup_code
 from errorsite.spread import in_processes, serial_then_spread
-from errorsite.validate import check, display
+from errorsite.plain import check_record as check
 from tests.conftest import build_quietly
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ def test_blocks_before_the_stall_keep_their_highlighting(lexer_runs):
 
 
 def test_a_block_already_made_costs_nothing_of_the_budget(lexer_runs, monkeypatch):
-    monkeypatch.setattr(display, "HIGHLIGHT_SECONDS", 0.0)  # nothing left for a lexer to start with
+    monkeypatch.setattr(plain, "HIGHLIGHT_SECONDS", 0.0)  # nothing left for a lexer to start with
     data = generate.record("made", filePath="src/Main.scala", sourceCode="val ok = 1", sourceCodeStart=1,
                            sourceCodeEnd=1, lineNumber=1)
     assert check("made.json", data).record.plain_code == ("source_code", "example_fix", "validation_code",

@@ -12,7 +12,7 @@ import pytest
 
 from errorsite.model import Page, Reuse
 from errorsite.urls import output_name
-from errorsite import cache, write
+from errorsite import cache
 from errorsite.cache import stored
 from errorsite.cache.folder import state_folder
 from errorsite.write import staging

@@ -20,6 +20,7 @@ from pygments.token import STANDARD_TYPES, Text, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
 from .. import budget
+from ..text import line_ends
 
 
 class CodeLine(NamedTuple):
@@ -121,7 +122,7 @@ _FORMATTER = HtmlFormatter(nowrap=True)
 _THEMES = ("default", "github-dark")  # light, and dark under prefers-color-scheme (pygments_css)
 # A record's budget: its code blocks are highlighted one after the other
 # within it, and a lexer still running when it is spent is stopped, that
-# block and the ones after it shown plain (validate.display.slow_code). One
+# block and the ones after it shown plain (plain.slow_code). One
 # budget a record, not a block, so that a record's work is bounded whatever
 # its number of blocks.
 HIGHLIGHT_SECONDS = 2.0
@@ -148,14 +149,6 @@ def line_counter_css() -> str:
                      for place in range(_COUNTER_DIGITS) for digit in range(1, 10)) + "\n"
 
 
-def line_ends(code: str) -> str:
-    return code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
-
-
-def line_count(code: str) -> int:
-    return len(line_ends(code).removesuffix("\n").split("\n"))
-
-
 def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None = None,
                     last: int | None = None, plain: bool = False) -> list[CodeLine]:
     """One CodeLine per source line. Pygments closes every span at a line end,
@@ -176,7 +169,7 @@ def highlight_block(code: str, lexer: Lexer, plain: bool = False) -> Markup:
 
 def highlight_stalls(code: str, lexer: Lexer, seconds: float = HIGHLIGHT_SECONDS) -> bool:
     """Whether `lexer` takes longer than `seconds` on `code`, so that the
-    block is shown as plain text (validate asks; render then shows the same)."""
+    block is shown as plain text (plain.py asks; render then shows the same)."""
     return _highlighted(line_ends(code), lexer, seconds) is None
 
 
@@ -185,7 +178,7 @@ def _code_html(code: str, lexer: Lexer, plain: bool) -> str:
     return html if html is not None else _highlight(code, _PLAIN_LEXER)
 
 
-# validate times a record's code blocks, then render shows them: each is
+# plain.py times a record's code blocks, then render shows them: each is
 # lexed once. Only what was made is kept: a block stopped within what was left
 # of a record's budget may yet be made within another's.
 _made: OrderedDict[tuple[str, Lexer], str] = OrderedDict()

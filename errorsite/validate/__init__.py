@@ -10,9 +10,10 @@ so is a slug that is not one, replaced by one made from it (formats.derived_slug
 
 Every size and count has a ceiling (limits.py), so that no record makes a page
 a browser cannot open, and the problems reported for one record are capped
-(issues.py). Code a lexer takes too long over is shown as plain text, and so is
-Markdown whose HTML would grow out of proportion: both are found here
-(display.py), so `check` reports them as the build does.
+(issues.py). What the page then shows as plain text rather than as HTML
+(code a lexer takes too long over, Markdown whose HTML would grow out of
+proportion) is not decided here but on the valid Record, by plain.py: markup
+is a layer above this one.
 
 The parts: record.py checks one file (fields.py its fields, formats.py the
 shapes of identifiers, links and dates); duplicates.py drops what repeats an

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ..markup import line_count
+from ..text import line_count
 from ..model import Field
 from ..urls import url_segment
 from .formats import (ID_RE, REF_RE, derived_slug, is_github_url, is_iso_date, normalized_slug, repo_problems,

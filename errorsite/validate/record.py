@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..markup import balance_bidi
+from ..text import balance_bidi
 from ..model import FIELDS, Problem, Record
-from .display import check_markdown, slow_code
 from .fields import check_values, read_field
 from .issues import Issues
 from .limits import text_problem
@@ -42,11 +41,9 @@ def check(path: str, data: object) -> Checked:
         dataset_version = None
     check_values(values, issues)
     values = {attr: balanced(value) for attr, value in values.items()}  # as the page shows them
-    check_markdown(values, issues)
-    plain_code = slow_code(values, issues)
     if issues.rejected:  # what rejects it, then what would be dropped once that is fixed
         return Checked(None, issues.problems(path, dropped=False) + issues.problems(path, dropped=True))
-    record = Record(source_file=path, dataset_version=balanced(dataset_version), **values, plain_code=plain_code)
+    record = Record(source_file=path, dataset_version=balanced(dataset_version), **values)
     return Checked(record, issues.problems(path, dropped=True))
 
 

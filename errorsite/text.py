@@ -1,5 +1,6 @@
-"""Bidirectional text: record text may hold U+202E and friends, and must not
-reorder the page around it."""
+"""Record text as text, before any HTML: its lines as Pygments reads them,
+and its bidi controls, which may not reorder the page around it (record text
+may hold U+202E and friends). Validate and the page alike use these."""
 from __future__ import annotations
 
 import re
@@ -42,3 +43,11 @@ def isolate(text: str) -> str:
     if not text.isascii() and any(unicodedata.bidirectional(c) in _NEEDS_ISOLATION for c in text):
         return f"\u2068{balance_bidi(text)}\u2069"  # (no ASCII character is right-to-left or a control)
     return text
+
+
+def line_ends(code: str) -> str:
+    return code.replace("\r\n", "\n").replace("\r", "\n")  # as Pygments reads it
+
+
+def line_count(code: str) -> int:
+    return len(line_ends(code).removesuffix("\n").split("\n"))

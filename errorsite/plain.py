@@ -1,0 +1,84 @@
+"""What a record's page shows as plain text rather than as HTML: Markdown
+whose HTML would outgrow its text, and code a lexer takes too long over.
+
+Decided once a record is valid, by the record step (records.py) and by
+`check` alike (`check_record`), so that `check` reports them as the build
+does: each is a dropped value, the record still built. The page then shows the
+same, and lexes each block once (markup.code keeps what it made).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from .markup import HIGHLIGHT_SECONDS, highlight_stalls, lexer_for, markdown_limit, markdown_overgrows, snippet_lexer
+from .model import CODE_ATTRS, FIELDS, Record
+from .validate import Checked, check
+from .validate.issues import Issues
+
+
+MARKDOWN_FIELDS = (("documentation", "documentation"), ("triggerScenarios", "trigger_scenarios"),
+                   ("commonSituations", "common_situations"))
+MARKDOWN_LISTS = (("solutions", "solutions"), ("preventionTips", "prevention_tips"))
+
+
+def check_record(path: str, data: object) -> Checked:
+    """One record file's JSON checked as the build checks it: validated, then
+    what its page shows as plain text."""
+    return shown_plain(check(path, data))
+
+
+def shown_plain(checked: Checked) -> Checked:
+    """`checked` with its record's `plain_code`, and what its page shows as
+    plain text reported after its problems (capped as validate caps them). A
+    rejected record has no page, and is left as it is."""
+    record = checked.record
+    if record is None:
+        return checked
+    issues = Issues()
+    check_markdown(record, issues)
+    plain_code = slow_code(record, issues)
+    if not issues.found:
+        return checked
+    return Checked(replace(record, plain_code=plain_code),
+                   checked.problems + issues.problems(record.source_file, dropped=True))
+
+
+def check_markdown(record: Record, issues: Issues) -> None:
+    """Prose whose HTML would grow out of proportion (one long link used many
+    times) is shown as plain text: reported, the value kept."""
+    texts = [(key, getattr(record, attr)) for key, attr in MARKDOWN_FIELDS if getattr(record, attr)]
+    texts += [(f"{key}[{i}]", item) for key, attr in MARKDOWN_LISTS for i, item in enumerate(getattr(record, attr))]
+    for key, text in texts:
+        size = markdown_overgrows(text)
+        if size is not None:
+            issues.drop(key, f"its Markdown makes {size} characters of HTML, over {markdown_limit(text)}: "
+                             "shown as plain text")
+
+
+def slow_code(record: Record, issues: Issues) -> tuple[str, ...]:
+    """The code fields to show as plain text. A record's code blocks share one
+    time budget (HIGHLIGHT_SECONDS), each highlighted within what the ones
+    before it left; the lexer still running when it is spent is stopped, and
+    that block and every one after it are shown plain, reported once, on the
+    field where the budget ran out."""
+    blocks = [(field, getattr(record, field.attr)) for field in FIELDS
+              if field.attr in CODE_ATTRS and getattr(record, field.attr)]
+    left = HIGHLIGHT_SECONDS
+    for index, (field, code) in enumerate(blocks):
+        lexer = lexer_for(record.file_path) if field.attr == "source_code" else snippet_lexer(code, record.file_path)
+        started = time.monotonic()
+        if not highlight_stalls(code, lexer, left):
+            left -= time.monotonic() - started
+            continue
+        after = [later.key for later, _ in blocks[index + 1:]]
+        issues.drop(field.key, f"highlighting with the {lexer.name} lexer took over the {HIGHLIGHT_SECONDS:g} s "
+                               "the record's code shares; shown as plain text"
+                               f"{f', and so {and_list(after)}' if after else ''}")
+        return tuple(later.attr for later, _ in blocks[index:])
+    return ()
+
+
+def and_list(keys: list[str]) -> str:
+    """"is typeGuard", "are typeGuard and tryCatchPattern"."""
+    return f"is {keys[0]}" if len(keys) == 1 else f"are {', '.join(keys[:-1])} and {keys[-1]}"
