@@ -17,14 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from errorsite import lexing, records, urls
+from errorsite import lexing, plain, records, urls
 from errorsite.render import SiteOptions
-from errorsite.validate import record as validate_record
 
-PARTS = {records: ("load_file", "check", "record_key", "summarize", "record_page", "permalink_page",
+PARTS = {records: ("load_file", "check_record", "record_key", "summarize", "record_page", "permalink_page",
                    "record_json", "record_markdown", "oembed"),
-         validate_record: ("slow_code", "check_markdown")}
-LABELS = {"slow_code": "check: highlighting (the floor's work)", "check_markdown": "check: Markdown"}
+         plain: ("slow_code", "check_markdown")}
+LABELS = {"check_record": "check", "slow_code": "check: highlighting (the floor's work)",
+          "check_markdown": "check: Markdown"}
 
 
 def timed(spent: collections.Counter, name: str, function):
