@@ -2,7 +2,8 @@
 Node in the fast loop: break a rule and a test here fails.
 
 Matcher (static/search-match.js): a pattern's literal pieces in order, each
-gap at most MAX_GAP characters per placeholder; a word boundary at its ends;
+gap at most MAX_GAP characters per placeholder, and without a space when a
+placeholder is glued to a word (`{timeout}ms`); a word boundary at its ends;
 MIN_LITERAL; a dropped prefix (DROP_PENALTY); near matches (NEAR_PENALTY per
 edit, an edit budget of one per twelve characters, at most four; a line cut
 short counts its missing tail as edits; pieces under MIN_NEAR_PIECE exact).
@@ -60,6 +61,17 @@ def test_each_placeholder_stands_for_at_most_200_characters(node_core):
     assert values(node_core, two, "invalid " + "z" * 398 + " value here")[0] == 17
     assert values(node_core, two, "invalid " + "z" * 399 + " value here")[0] == 0
     assert values(node_core, "value here {x} invalid", "invalid z value here")[0] == 0  # in order
+
+
+def test_a_placeholder_glued_to_a_word_stands_for_part_of_one(node_core):
+    # `{timeout}ms` is a number of milliseconds: its value holds no space.
+    assert values(node_core, "Timeout {timeout}ms exceeded", "Error: Timeout 30000ms exceeded.")[0] == 18
+    assert values(node_core, "Timeout {timeout}ms exceeded", "Error: timeout of 120000ms exceeded")[0] == 0
+    assert values(node_core, "unsupported version v{major}.{minor}", "unsupported version v1.2")[0] == 22
+    assert values(node_core, "unsupported version v{major}.{minor}", "unsupported version very old 1.2")[0] == 0
+    # Not glued (a space, a quote): any value.
+    assert values(node_core, "Timeout {timeout} exceeded", "Error: timeout of 120000ms exceeded")[0] == 15
+    assert values(node_core, "unknown model architecture: '{arch}'", "unknown model architecture: 'a b'")[0] == 30
 
 
 def test_min_literal(node_core):
