@@ -1,7 +1,8 @@
 /* Patterns: a record's `{placeholder}` message compiled to a matcher that
  * finds it in a paste: exactly, with a known prefix dropped (`ERR `,
- * `WRONGTYPE `, `error: ` — clients strip them), or within a few edits of its
- * literal text (older wording, a typo, a line cut short).
+ * `WRONGTYPE `, `error: `, a logger's `[mysql] ` — clients and titles strip
+ * them) or its closing full stop, or within a few edits of its literal text
+ * (older wording, a typo, a line cut short).
  *
  * A match is worth its literal length in characters: the longest pattern found
  * wins. A dropped prefix costs half a character, so the same text found whole
@@ -18,8 +19,10 @@
   var PLACEHOLDER = /\{[^{}\s]{0,40}\}/g;   // as errorsite/tokens.py PLACEHOLDER
   var MIN_LITERAL = 8;  // shorter literal text would match half of any paste
   var MAX_GAP = 200;    // characters a placeholder may stand for
-  // A leading error code (Redis's `ERR`, `WRONGTYPE`, Node's `ENOENT:`) or level.
-  var DROPPABLE = /^(?:[A-Z][A-Z0-9_]{2,}:?|[Ee]rror:|[Ff]atal:|[Ww]arning:|[Pp]anic:|(?:error|warning)\[\w+\]:)\s+(?=\S)/;
+  // A leading error code (Redis's `ERR`, `WRONGTYPE`, Node's `ENOENT:`), level or a logger's tag (`[mysql]`).
+  var DROPPABLE = /^(?:[A-Z][A-Z0-9_]{2,}:?|[Ee]rror:|[Ff]atal:|[Ww]arning:|[Pp]anic:|(?:error|warning)\[\w+\]:|\[[\w.-]+\]:?)\s+(?=\S)/;
+  // A closing full stop, which a title or a log line often leaves out.
+  var FULL_STOP = /([^.])\.\s*$/;
   var DROP_PENALTY = 0.5;
   var NEAR_PENALTY = 3;
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
@@ -199,12 +202,15 @@
   }
 
   /* A matcher for one pattern, or null when it has too little literal text to
-   * tell anything apart. `rest` matches it without a leading code or level. */
+   * tell anything apart. `rest` matches it without a leading code, level or
+   * tag, `bare` without its closing full stop. */
   function compilePattern(pattern) {
     var matcher = exact(piecesOf(pattern), openEnds(pattern));
     if (!matcher) return null;
     var text = String(pattern).trim(), drop = DROPPABLE.exec(text);
     matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length)), openEnds(text)) : null;
+    var bare = text.replace(FULL_STOP, "$1");
+    matcher.bare = bare !== text ? exact(piecesOf(bare), openEnds(bare)) : null;
     var end = HEAD_END.exec(text), head = end ? text.slice(0, end.index + 1).trim() : "";
     matcher.head = head && head !== text ? exact(piecesOf(head), openEnds(head)) : null;
     if (matcher.head && matcher.head.literal < MIN_HEAD) matcher.head = null;
@@ -219,10 +225,11 @@
 
 
   /* How much a matcher's pattern is worth in the paste, found whole or with
-   * its prefix dropped; 0 when it is not there. */
+   * its prefix or its full stop dropped; 0 when it is not there. */
   function exactValue(matcher, haystack) {
     if (matcher.test(haystack)) return matcher.literal;
     if (matcher.rest && matcher.rest.test(haystack)) return matcher.rest.literal - DROP_PENALTY;
+    if (matcher.bare && matcher.bare.test(haystack)) return matcher.bare.literal - DROP_PENALTY;
     return 0;
   }
 
@@ -267,7 +274,8 @@
   /* Where the pattern is found whole or with its prefix dropped, as
    * exactValue finds it (see span), or null. */
   function exactSpan(matcher, haystack) {
-    return matcher.span(haystack) || (matcher.rest ? matcher.rest.span(haystack) : null);
+    return matcher.span(haystack) || (matcher.rest ? matcher.rest.span(haystack) : null) ||
+      (matcher.bare ? matcher.bare.span(haystack) : null);
   }
 
   /* The fewest edits that turn `piece` into a substring of text[from, to),

@@ -4,7 +4,7 @@ Node in the fast loop: break a rule and a test here fails.
 Matcher (static/search-match.js): a pattern's literal pieces in order, each
 gap at most MAX_GAP characters per placeholder, and without a space when a
 placeholder is glued to a word (`{timeout}ms`); a word boundary at its ends;
-MIN_LITERAL; a dropped prefix (DROP_PENALTY); near matches (NEAR_PENALTY per
+MIN_LITERAL; a dropped prefix or closing full stop (DROP_PENALTY); near matches (NEAR_PENALTY per
 edit, an edit budget of one per twelve characters, at most four; a line cut
 short counts its missing tail as edits; pieces under MIN_NEAR_PIECE exact).
 Ranker (static/search-rank.js): the longest pattern wins, found whole before
@@ -84,6 +84,17 @@ def test_a_dropped_prefix_costs_half_a_character(node_core):
     assert values(node_core, "WRONGTYPE " + WRONGTYPE, WRONGTYPE) == [54.5, 0]
     assert values(node_core, "error: " + WRONGTYPE, WRONGTYPE) == [54.5, 0]
     assert values(node_core, "WRONGTYPE " + WRONGTYPE, "WRONGTYPE " + WRONGTYPE) == [65, 0]
+
+
+def test_a_loggers_tag_and_a_closing_full_stop_may_be_dropped_for_half_a_character(node_core):
+    tagged = "[mysql] {date} {time} packets.go:{line}: unexpected EOF"
+    assert values(node_core, tagged, "[mysql] 2024/01/02 10:11:12 packets.go:36: unexpected EOF")[0] == 34
+    assert values(node_core, tagged, "packets.go:36: unexpected EOF")[0] == 26.5
+    stop = 'Data type "{type}" is not supported by "{database}" database.'
+    assert values(node_core, stop, 'Data type "jsonb" is not supported by "mysql" database.')[0] == 45
+    assert values(node_core, stop, 'Data type "jsonb" is not supported by "mysql" database')[0] == 43.5
+    assert values(node_core, stop, 'Data type "jsonb" is not supported by "mysql" databases')[0] == 0  # a word's end
+    assert values(node_core, "Loading failed...", "Loading failed..")[0] == 0  # an ellipsis is no full stop
 
 
 def test_each_edit_costs_near_penalty(node_core):
