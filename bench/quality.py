@@ -15,7 +15,11 @@ the site's own static/ engine): what a visitor's browser runs. `figures` gives
 top-1 and top-3 per set and per kind, and how the first result was judged
 (`match`: exact, likely or none).
 
-    python -m bench.quality [--distractors 12000] [--json out.json]
+    python -m bench.quality [--distractors 12000] [--json out.json] [--misses] [--absent]
+
+`--absent` also searches each shared set's pastes on a site built without
+that set's records, where any match called is wrong, and prints the share
+called a match (with `--misses`, which).
 """
 from __future__ import annotations
 
@@ -317,21 +321,54 @@ def bench_figures(distractors: int, seed: int = 0) -> dict:
             **fetch_figures([o for _, o in real])}
 
 
+ABSENT_SETS = ("set-a", "set-b", "set-c")  # the shared real-paste sets
+
+
+def absent(suite: Suite, distractors: int, name: str) -> tuple[list[Query], list[dict]]:
+    """A set's queries searched on a site built without its records: any
+    match called is wrong (tests/test_search_suite.py holds one set to it)."""
+    with tempfile.TemporaryDirectory(prefix="absent-") as folder:
+        search_dir = write_search(Path(folder), corpus(suite, distractors, leave_out=[name]))
+        queries = [q for q in suite.queries if q.set == name]
+        return queries, run(search_dir, queries)
+
+
+def called(queries: list[Query], outcomes: list[dict]) -> list[str]:
+    """The pastes called a match, as misses() lists them; "same error" when
+    the first result is another set's record of the paste's error (Query.also)."""
+    return [f"{q.set} absent, called {o['match']}{' (same error)' if rank_of(q, o) == 1 else ''}: "
+            f"{q.text[:100]!r} → {o['results'][:1]} {q.source}"
+            for q, o in zip(queries, outcomes) if o["match"] != "none"]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--distractors", type=int, default=12000)
     parser.add_argument("--json", type=Path, help="write the outcomes here")
     parser.add_argument("--misses", action="store_true", help="list the queries whose record is not first")
+    parser.add_argument("--absent", action="store_true",
+                        help="also search each shared set on a site without its records: how many are called a match")
     args = parser.parse_args(argv)
     suite = load_suite()
     with tempfile.TemporaryDirectory(prefix="quality-") as folder:
         search_dir = write_search(Path(folder), corpus(suite, args.distractors))
         outcomes = run(search_dir, suite.queries)
     print(table(figures(suite.queries, outcomes)))
+    right = [o for q, o in zip(suite.queries, outcomes) if rank_of(q, o) == 1]
+    print(f"right first results called a match: {sum(o['match'] != 'none' for o in right) / len(right):.1%} "
+          f"of {len(right)}")
     cost = fetch_figures(outcomes)
     print("per query: " + ", ".join(f"{key} median {v['median']:,} max {v['max']:,}" for key, v in cost.items()))
     if args.misses:
         print("\n".join(misses(suite.queries, outcomes)))
+    for name in ABSENT_SETS if args.absent else ():
+        queries, found = absent(suite, args.distractors, name)
+        calls = called(queries, found)
+        same = sum("(same error)" in line for line in calls)
+        print(f"{name} without its records, called a match: {len(calls) / len(queries):.1%} of {len(queries)}"
+              + (f" ({same} of them another set's record of the same error)" if same else ""))
+        if args.misses:
+            print("\n".join(calls))
     if args.json:
         args.json.write_text(json.dumps([{"query": q.text, "set": q.set, "kind": q.kind, "expect": q.expect, **o}
                                          for q, o in zip(suite.queries, outcomes)], indent=1), encoding="utf-8")

@@ -1,7 +1,8 @@
 /* Patterns: a record's `{placeholder}` message compiled to a matcher that
  * finds it in a paste: exactly, with a known prefix dropped (`ERR `,
- * `WRONGTYPE `, `error: ` — clients strip them), or within a few edits of its
- * literal text (older wording, a typo, a line cut short).
+ * `WRONGTYPE `, `error: `, a logger's `[mysql] ` — clients and titles strip
+ * them) or its closing full stop, or within a few edits of its literal text
+ * (older wording, a typo, a line cut short).
  *
  * A match is worth its literal length in characters: the longest pattern found
  * wins. A dropped prefix costs half a character, so the same text found whole
@@ -18,8 +19,10 @@
   var PLACEHOLDER = /\{[^{}\s]{0,40}\}/g;   // as errorsite/tokens.py PLACEHOLDER
   var MIN_LITERAL = 8;  // shorter literal text would match half of any paste
   var MAX_GAP = 200;    // characters a placeholder may stand for
-  // A leading error code (Redis's `ERR`, `WRONGTYPE`, Node's `ENOENT:`) or level.
-  var DROPPABLE = /^(?:[A-Z][A-Z0-9_]{2,}:?|[Ee]rror:|[Ff]atal:|[Ww]arning:|[Pp]anic:|(?:error|warning)\[\w+\]:)\s+(?=\S)/;
+  // A leading error code (Redis's `ERR`, `WRONGTYPE`, Node's `ENOENT:`), level or a logger's tag (`[mysql]`).
+  var DROPPABLE = /^(?:[A-Z][A-Z0-9_]{2,}:?|[Ee]rror:|[Ff]atal:|[Ww]arning:|[Pp]anic:|(?:error|warning)\[\w+\]:|\[[\w.-]+\]:?)\s+(?=\S)/;
+  // A closing full stop, which a title or a log line often leaves out.
+  var FULL_STOP = /([^.])\.\s*$/;
   var DROP_PENALTY = 0.5;
   var NEAR_PENALTY = 3;
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
@@ -37,27 +40,38 @@
     return /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
   }
 
-  /* The literal pieces between placeholders, trimmed, outer empty ones gone. */
+  /* The literal pieces between placeholders, trimmed, outer empty ones gone;
+   * `glued[i]` says whether a placeholder between piece i - 1 and piece i
+   * touches a letter or digit of the pattern (`{timeout}ms`, `v{version}`):
+   * it stands for part of a word, so its value holds no space. */
   function piecesOf(pattern) {
     var text = squash(pattern);
     if (text.indexOf("{") < 0) return text ? [text] : [];  // most patterns: no placeholder
-    var pieces = text.split(PLACEHOLDER).map(function (p) { return p.trim(); });
-    while (pieces.length && pieces[0] === "") pieces.shift();
-    while (pieces.length && pieces[pieces.length - 1] === "") pieces.pop();
+    var raw = text.split(PLACEHOLDER), glued = [false];
+    for (var i = 1; i < raw.length; i++) glued.push(WORD_END.test(raw[i - 1]) || WORD.test(raw[i]));
+    var pieces = raw.map(function (p) { return p.trim(); });
+    while (pieces.length && pieces[0] === "") { pieces.shift(); glued.shift(); }
+    while (pieces.length && pieces[pieces.length - 1] === "") { pieces.pop(); glued.pop(); }
+    if (glued.length) glued[0] = false;
+    pieces.glued = glued;
     return pieces;
   }
 
-  /* The pieces as links of a chain: {text, gap}, `gap` the most characters
-   * allowed between the link before and this one, MAX_GAP for each
-   * placeholder between them (adjacent placeholders, `{a}{b}` or `{a} {b}`,
-   * leave an empty piece between them: it only widens the gap). */
+  /* The pieces as links of a chain: {text, gap, tight}, `gap` the most
+   * characters allowed between the link before and this one, MAX_GAP for
+   * each placeholder between them (adjacent placeholders, `{a}{b}` or `{a}
+   * {b}`, leave an empty piece between them: it only widens the gap),
+   * `tight` when one of them is glued to a word: what stands between the
+   * two links then holds no space but at its edges. */
   function linksOf(pieces) {
-    var links = [], gap = 0;
+    var links = [], gap = 0, tight = false, glued = pieces.glued || [];
     for (var i = 0; i < pieces.length; i++) {
       if (i > 0) gap += MAX_GAP;
+      tight = tight || !!glued[i];
       if (pieces[i] === "") continue;
-      links.push({ text: pieces[i], gap: gap });
+      links.push({ text: pieces[i], gap: gap, tight: tight });
       gap = 0;
+      tight = false;
     }
     return links;
   }
@@ -78,6 +92,19 @@
 
   function wordAt(text, i) {
     return i < text.length && WORD.test(text.slice(i, i + 2));
+  }
+
+  /* Where a value that starts at `i` (past one space) and holds no space
+   * ends: the next link starts there at the latest (past one more space).
+   * `seen` keeps the last space found, so that a link's occurrences, taken
+   * in order, read the text once. */
+  function valueEnd(text, i, seen) {
+    var from = text.charCodeAt(i) === 32 ? i + 1 : i;
+    if (seen.space < from) {
+      seen.space = text.indexOf(" ", from);
+      if (seen.space < 0) seen.space = text.length;
+    }
+    return Math.min(text.length, seen.space + 1);
   }
 
   function next(text, piece, from) {
@@ -101,9 +128,9 @@
     var allowed = [0, text.length];
     for (var k = 0; k < links.length; k++) {
       var piece = links[k].text, m = piece.length, last = k === links.length - 1;
-      var gap = last ? 0 : links[k + 1].gap;
+      var gap = last ? 0 : links[k + 1].gap, tight = !last && links[k + 1].tight;
       var checkStart = k === 0 && wordStart, checkEnd = last && wordEnd;
-      var starts = [], at = -1;
+      var starts = [], at = -1, seen = { space: -1 };
       for (var a = 0; a < allowed.length && at !== Infinity; a += 2) {
         var to = Math.min(allowed[a + 1], text.length - m);
         if (at < allowed[a]) at = next(text, piece, allowed[a]);
@@ -114,12 +141,12 @@
           }
           if (last) return at + m;
           var run = at;
-          while (!checkStart) {
+          while (!checkStart && !tight) {
             var far = text.lastIndexOf(piece, Math.min(to, run + gap));
             if (far <= run) break;
             run = far;
           }
-          var end = run + m + gap;
+          var end = tight ? Math.min(run + m + gap, valueEnd(text, run + m, seen)) : run + m + gap;
           if (starts.length && at + m <= starts[starts.length - 1] + 1) starts[starts.length - 1] = end;
           else starts.push(at + m, end);
           at = next(text, piece, run + 1);
@@ -175,12 +202,15 @@
   }
 
   /* A matcher for one pattern, or null when it has too little literal text to
-   * tell anything apart. `rest` matches it without a leading code or level. */
+   * tell anything apart. `rest` matches it without a leading code, level or
+   * tag, `bare` without its closing full stop. */
   function compilePattern(pattern) {
     var matcher = exact(piecesOf(pattern), openEnds(pattern));
     if (!matcher) return null;
     var text = String(pattern).trim(), drop = DROPPABLE.exec(text);
     matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length)), openEnds(text)) : null;
+    var bare = text.replace(FULL_STOP, "$1");
+    matcher.bare = bare !== text ? exact(piecesOf(bare), openEnds(bare)) : null;
     var end = HEAD_END.exec(text), head = end ? text.slice(0, end.index + 1).trim() : "";
     matcher.head = head && head !== text ? exact(piecesOf(head), openEnds(head)) : null;
     if (matcher.head && matcher.head.literal < MIN_HEAD) matcher.head = null;
@@ -195,10 +225,11 @@
 
 
   /* How much a matcher's pattern is worth in the paste, found whole or with
-   * its prefix dropped; 0 when it is not there. */
+   * its prefix or its full stop dropped; 0 when it is not there. */
   function exactValue(matcher, haystack) {
     if (matcher.test(haystack)) return matcher.literal;
     if (matcher.rest && matcher.rest.test(haystack)) return matcher.rest.literal - DROP_PENALTY;
+    if (matcher.bare && matcher.bare.test(haystack)) return matcher.bare.literal - DROP_PENALTY;
     return 0;
   }
 
@@ -243,7 +274,8 @@
   /* Where the pattern is found whole or with its prefix dropped, as
    * exactValue finds it (see span), or null. */
   function exactSpan(matcher, haystack) {
-    return matcher.span(haystack) || (matcher.rest ? matcher.rest.span(haystack) : null);
+    return matcher.span(haystack) || (matcher.rest ? matcher.rest.span(haystack) : null) ||
+      (matcher.bare ? matcher.bare.span(haystack) : null);
   }
 
   /* The fewest edits that turn `piece` into a substring of text[from, to),

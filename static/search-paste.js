@@ -110,6 +110,34 @@
     return found;
   }
 
+  // ---- Where the error was raised: the languages of the paste's frames ------
+  // A stack frame or a panic's location names the source file the error
+  // passed through: `File "x.py", line 3`, `at f (x.js:1:2)`, `at a.B(B.java:9)`,
+  // `at A.B() in x.cs:line 9`, `from x.rb:3:in`, `#0 x.php(12)`, `panicked at
+  // src/x.rs:1:2`, a goroutine's `\tx.go:12`. A log line's `x.go:82` is not one.
+  var RAISE_LINE = /^[^\S\n]*(?:File\s|at\s|from\s|#\d+\s)|\bpanicked at |^[^\S\n]+\S+\.go:\d+/;
+  var SOURCE_AT = /[\w-]\.([A-Za-z]{1,6})(?:", line \d|:\d|\(\d|:line \d)/g;
+  var MAX_RAISE_LINES = 300;
+
+  /* text → {language code: true}: the languages of the source files the
+   * paste's frames and panics name. `extensions`: meta.json's, the build's
+   * (facets.py), extension → language code. */
+  function raisedIn(text, extensions) {
+    var found = Object.create(null);
+    if (!extensions) return found;
+    var lines = String(text).slice(0, 20000).split("\n").slice(0, MAX_RAISE_LINES);
+    for (var i = 0; i < lines.length; i++) {
+      if (!RAISE_LINE.test(lines[i])) continue;
+      SOURCE_AT.lastIndex = 0;
+      var m;
+      while ((m = SOURCE_AT.exec(lines[i]))) {
+        var ext = m[1].toLowerCase();
+        if (Object.prototype.hasOwnProperty.call(extensions, ext)) found[extensions[ext]] = true;
+      }
+    }
+    return found;
+  }
+
   // ---- Names: the libraries a paste names, for names.json -----------------
   // The word lists (`rules`: meta.json's `names`) are the build's own,
   // errorsite/search/names.py's: generic module names, a project name's
@@ -233,6 +261,7 @@
     stripNoise: stripNoise,
     messageLines: messageLines,
     pasteNames: pasteNames,
+    raisedIn: raisedIn,
     nameKey: nameKey,
     nameAliases: nameAliases,
   };

@@ -315,8 +315,10 @@
    * line it is on), "likely" when found within a few edits or when the paste
    * holds enough of its distinctive words, "none" otherwise. Every rule asks
    * for a word of the message that is not common: "timed out" alone says
-   * nothing. Measured on real pastes searched with and without their
-   * records (bench/quality.py): see docs/search.md. */
+   * nothing. A record of a runtime other than the paste's frames' is
+   * none: its code did not raise the paste's error. Measured on real pastes
+   * searched with and without their records (bench/quality.py): see
+   * docs/search.md. */
   var MATCH = {
     literal: 20,          // a pattern found whole with this much literal text…
     shortLiteral: 16,     // …or this much, making this share of its line
@@ -330,13 +332,29 @@
     wordsLine: 0.7,       // making this share of the line
   };
 
+  /* The runtimes whose errors are raised by their own code, told by their
+   * language codes: a Python library's message does not come out of a Node
+   * stack. C, C++, Go and Rust are left out: other languages relay their
+   * messages (a server's reply, a native extension's error). */
+  var RUNTIME = { py: "py", js: "js", ts: "js", java: "jvm", kt: "jvm", scala: "jvm", groovy: "jvm",
+                  cs: "cs", rb: "rb", php: "php" };
+
+  /* Whether the paste's frames say the error was raised in other languages
+   * than the record's runtime (q.raised: search-paste.js raisedIn). */
+  function raisedElsewhere(engine, r, q) {
+    var doc = engine.doc(r.ref), runtime = doc && RUNTIME[doc[7]];
+    if (!runtime || !q.raised) return false;
+    var languages = Object.keys(q.raised);
+    return languages.length > 0 && !languages.some(function (l) { return (RUNTIME[l] || l) === runtime; });
+  }
+
   function judge(engine, text, q, ranked) {
     var r = ranked[0];
     if (!r) return "none";
     if (r.code) return "exact";
     var h = held(engine, r, text, q);
     r.held = h;
-    if (h.rare < 1) return "none";
+    if (h.rare < 1 || raisedElsewhere(engine, r, q)) return "none";
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                               h.line >= MATCH.shortLine))) return "exact";
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {

@@ -42,8 +42,11 @@ HEX = "".join("0123456789abcdef"[(i * 7919) % 16] for i in range(100_000))
 
 # name → (record pattern, record message, paste)
 CASES = {
-    "10 adjacent placeholders": ("Cannot read{a}{a}{a}{a}{a}{a}{a}{a}{a}{a}TypeError",
+    "10 adjacent placeholders": ("Cannot read {a}{a}{a}{a}{a}{a}{a}{a}{a}{a} TypeError",
                                  "Cannot read properties of undefined TypeError", TYPE_ERROR),
+    # Glued to words: their value holds no space (search-match.js valueEnd).
+    "10 adjacent placeholders glued to words": ("Cannot read{a}{a}{a}{a}{a}{a}{a}{a}{a}{a}TypeError",
+                                                "Cannot read.properties.TypeError", TYPE_ERROR),
     "request failed: 5 placeholders in a row": (
         "request failed: {method} {url} {status} {reason} {body} after {n} retries",
         "request failed: GET /x 500 Internal Server Error {} after 3 retries", REQUEST_FAILED),
@@ -105,6 +108,10 @@ def test_the_hostile_patterns_are_still_found(node_core):
     assert node_core.evaluate(value, [adjacent, TYPE_ERROR]) == 0  # its `TypeError` comes before `Cannot read`
     assert node_core.evaluate(value, [adjacent, "Cannot read properties of undefined (reading 'map'): TypeError"]) \
         == len("cannot read") + len("typeerror")
+    glued = CASES["10 adjacent placeholders glued to words"][0]
+    assert node_core.evaluate(value, [glued, "Cannot read.properties.of.undefined:TypeError"]) == \
+        len("cannot read") + len("typeerror")
+    assert node_core.evaluate(value, [glued, "Cannot read properties of undefined (reading 'map'): TypeError"]) == 0
     assert node_core.evaluate(value, [request, REQUEST_FAILED]) == 0  # no `after {n} retries`
     assert node_core.evaluate(value, [request, REQUEST_FAILED + " after 3 retries"]) \
         == len("request failed:") + len("after") + len("retries")
@@ -204,22 +211,28 @@ def test_seeded_random_patterns_and_pastes_search_within_the_bound(node_core):
 # its pieces in order with lazy gaps of up to 200 characters per placeholder,
 # word boundaries at its ends. Adjacent placeholders make one gap of their
 # widths added up, which it matches alike: a gap per placeholder, as the
-# regex had, backtracks exponentially in their number.
+# regex had, backtracks exponentially in their number. A gap with a
+# placeholder glued to a word holds no space but one at either edge.
 REFERENCE = r"""([pattern, haystack]) => {
   const text = ErrorSearchMatch.squash(pattern);
-  let pieces = text.indexOf("{") < 0 ? (text ? [text] : [])
-    : text.split(ErrorSearchMatch.PLACEHOLDER).map((p) => p.trim());
-  while (pieces.length && pieces[0] === "") pieces.shift();
-  while (pieces.length && pieces[pieces.length - 1] === "") pieces.pop();
+  const raw = text.indexOf("{") < 0 ? (text ? [text] : []) : text.split(ErrorSearchMatch.PLACEHOLDER);
+  const glued = raw.map((p, i) => i > 0 && (/[\p{L}\p{N}_]$/u.test(raw[i - 1]) || /^[\p{L}\p{N}_]/u.test(p)));
+  let pieces = raw.map((p) => p.trim());
+  while (pieces.length && pieces[0] === "") { pieces.shift(); glued.shift(); }
+  while (pieces.length && pieces[pieces.length - 1] === "") { pieces.pop(); glued.pop(); }
   if (pieces.join("").length < 8) return null;
   const escape = (t) => t.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
-  let body = "", gaps = 0;
+  let body = "", gaps = 0, tight = false;
   pieces.forEach((p, i) => {
     if (i > 0) gaps++;
+    tight = tight || (i > 0 && glued[i]);
     if (p === "") return;
-    if (i > 0) body += "[\\s\\S]{0," + 200 * gaps + "}?";
+    const n = 200 * gaps;
+    if (i > 0 && tight) body += `(?:[^ ]{0,${n}}| [^ ]{0,${n - 1}}|[^ ]{0,${n - 1}} | [^ ]{0,${n - 2}} )`;
+    else if (i > 0) body += "[\\s\\S]{0," + n + "}?";
     body += escape(p).replace(/ /g, "\\s+");
     gaps = 0;
+    tight = false;
   });
   const start = /^[\p{L}\p{N}_]/u.test(pieces[0]) ? "(?<![\\p{L}\\p{N}_])" : "";
   const end = /[\p{L}\p{N}_]$/u.test(pieces[pieces.length - 1]) ? "(?![\\p{L}\\p{N}_])" : "";

@@ -125,5 +125,30 @@ def test_an_error_the_index_lacks_is_no_match(node_core, judged, query):
     assert found["match"] == "none", found
 
 
+def test_an_error_raised_in_another_runtime_is_no_match(node_core):
+    """The same words, raised by a Python library, are not the error of a
+    Node stack; a C program's message may come out of any language's."""
+    records = [record("ray-project/ray", "request-failed", "Request failed with status code 500: eggs.",
+                      "Request failed with status code {status}: {text}.", filePath="ray/dashboard/sdk.py"),
+               record("redis/redis", "wrongpass", "WRONGPASS invalid username-password pair",
+                      filePath="src/acl.c")]
+    node = ("Error: Request failed with status code 404: Not Found.\n"
+            "    at createError (/app/node_modules/axios/lib/core/createError.js:16:15)")
+    python = ('  File "/app/main.py", line 3, in <module>\n    fetch()\n'
+              "RuntimeError: Request failed with status code 404: Not Found.")
+    found = search(node_core, records, node)
+    assert (found["hits"][0], found["match"]) == ("ray-project/ray request-failed", "none")
+    assert search(node_core, records, python)["match"] == "exact"
+    # A log line's file:line is not a frame.
+    assert search(node_core, records, "server.js:12 Request failed with status code 404: Not Found.")["match"] \
+        == "exact"
+    relayed = ('  File "/app/main.py", line 3, in <module>\n    r.get("x")\n'
+               "redis.exceptions.AuthenticationError: WRONGPASS invalid username-password pair")
+    assert search(node_core, records, relayed)["match"] == "exact"
+    python_file = '  File "/app/main.py", line 3, in <module>\n    r.get("x")\n'
+    assert search(node_core, records, python_file.replace("main.py", "main.ts").replace('", line 3', ":3:1")
+                  + "Error: Request failed with status code 404: Not Found.")["match"] == "none"
+
+
 def test_no_result_is_no_match(node_core, judged):
     assert search(node_core, judged, "zzzqqq") == {"hits": [], "match": "none"}

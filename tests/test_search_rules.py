@@ -2,8 +2,9 @@
 Node in the fast loop: break a rule and a test here fails.
 
 Matcher (static/search-match.js): a pattern's literal pieces in order, each
-gap at most MAX_GAP characters per placeholder; a word boundary at its ends;
-MIN_LITERAL; a dropped prefix (DROP_PENALTY); near matches (NEAR_PENALTY per
+gap at most MAX_GAP characters per placeholder, and without a space when a
+placeholder is glued to a word (`{timeout}ms`); a word boundary at its ends;
+MIN_LITERAL; a dropped prefix or closing full stop (DROP_PENALTY); near matches (NEAR_PENALTY per
 edit, an edit budget of one per twelve characters, at most four; a line cut
 short counts its missing tail as edits; pieces under MIN_NEAR_PIECE exact).
 Ranker (static/search-rank.js): the longest pattern wins, found whole before
@@ -62,6 +63,17 @@ def test_each_placeholder_stands_for_at_most_200_characters(node_core):
     assert values(node_core, "value here {x} invalid", "invalid z value here")[0] == 0  # in order
 
 
+def test_a_placeholder_glued_to_a_word_stands_for_part_of_one(node_core):
+    # `{timeout}ms` is a number of milliseconds: its value holds no space.
+    assert values(node_core, "Timeout {timeout}ms exceeded", "Error: Timeout 30000ms exceeded.")[0] == 18
+    assert values(node_core, "Timeout {timeout}ms exceeded", "Error: timeout of 120000ms exceeded")[0] == 0
+    assert values(node_core, "unsupported version v{major}.{minor}", "unsupported version v1.2")[0] == 22
+    assert values(node_core, "unsupported version v{major}.{minor}", "unsupported version very old 1.2")[0] == 0
+    # Not glued (a space, a quote): any value.
+    assert values(node_core, "Timeout {timeout} exceeded", "Error: timeout of 120000ms exceeded")[0] == 15
+    assert values(node_core, "unknown model architecture: '{arch}'", "unknown model architecture: 'a b'")[0] == 30
+
+
 def test_min_literal(node_core):
     assert node_core.evaluate("ps => ps.map(p => ErrorSearchMatch.compilePattern(p) !== null)",
                               ["abcdefg", "abcdefgh", "abcd {x} efg", "abcd {x} efgh", "{x} ab {y} cd {z} efgh"]) == \
@@ -72,6 +84,17 @@ def test_a_dropped_prefix_costs_half_a_character(node_core):
     assert values(node_core, "WRONGTYPE " + WRONGTYPE, WRONGTYPE) == [54.5, 0]
     assert values(node_core, "error: " + WRONGTYPE, WRONGTYPE) == [54.5, 0]
     assert values(node_core, "WRONGTYPE " + WRONGTYPE, "WRONGTYPE " + WRONGTYPE) == [65, 0]
+
+
+def test_a_loggers_tag_and_a_closing_full_stop_may_be_dropped_for_half_a_character(node_core):
+    tagged = "[mysql] {date} {time} packets.go:{line}: unexpected EOF"
+    assert values(node_core, tagged, "[mysql] 2024/01/02 10:11:12 packets.go:36: unexpected EOF")[0] == 34
+    assert values(node_core, tagged, "packets.go:36: unexpected EOF")[0] == 26.5
+    stop = 'Data type "{type}" is not supported by "{database}" database.'
+    assert values(node_core, stop, 'Data type "jsonb" is not supported by "mysql" database.')[0] == 45
+    assert values(node_core, stop, 'Data type "jsonb" is not supported by "mysql" database')[0] == 43.5
+    assert values(node_core, stop, 'Data type "jsonb" is not supported by "mysql" databases')[0] == 0  # a word's end
+    assert values(node_core, "Loading failed...", "Loading failed..")[0] == 0  # an ellipsis is no full stop
 
 
 def test_each_edit_costs_near_penalty(node_core):

@@ -2,7 +2,9 @@
 repository (and owner), error type and severity, which it has, and its
 language, told by its file's extension. The result cards carry the severity
 and the language's short code; meta.json carries the codes' names, so the
-browser shows them as the build names them."""
+browser shows them as the build names them, and the extensions, so the
+browser tells a paste's language from its frames as the build tells a
+record's."""
 from __future__ import annotations
 
 from pathlib import PurePosixPath
@@ -40,5 +42,7 @@ def facets(record: Summary) -> list[str]:
 
 
 def facet_rules() -> dict:
-    """For meta.json: the names of the language codes cards carry."""
-    return {"languages": LANGUAGE_NAMES}
+    """For meta.json: the names of the language codes cards carry, and the
+    extensions that tell them (the judge reads a paste's stack frames with
+    them: search-paste.js raisedIn)."""
+    return {"languages": LANGUAGE_NAMES, "extensions": {ext[1:]: code for ext, code in EXTENSIONS.items()}}
