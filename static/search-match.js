@@ -33,7 +33,7 @@
   // left out of a title, cut from a paste, or reworded from release to release.
   var LONG_WORDS = /[\p{L}\p{N}_]{4,}/gu;
   var HEAD_END = /[.!?](?=\s)|\n/;
-  var WORD = /^[\p{L}\p{N}_]/u, WORD_END = /[\p{L}\p{N}_]$/u;
+  var WORD = /^[\p{L}\p{N}_]/u, WORD_END = /[\p{L}\p{N}_]$/u, LETTER = /^\p{L}/u, LETTER_END = /\p{L}$/u;
 
   function squash(text) {
     text = String(text).toLowerCase();
@@ -43,17 +43,22 @@
   /* The literal pieces between placeholders, trimmed, outer empty ones gone;
    * `glued[i]` says whether a placeholder between piece i - 1 and piece i
    * touches a letter or digit of the pattern (`{timeout}ms`, `v{version}`):
-   * it stands for part of a word, so its value holds no space. */
+   * it stands for part of a word, so its value holds no space; `spaced[i]`
+   * counts the spaces beside that placeholder (`decoding {path}: ` has one). */
   function piecesOf(pattern) {
     var text = squash(pattern);
     if (text.indexOf("{") < 0) return text ? [text] : [];  // most patterns: no placeholder
-    var raw = text.split(PLACEHOLDER), glued = [false];
-    for (var i = 1; i < raw.length; i++) glued.push(WORD_END.test(raw[i - 1]) || WORD.test(raw[i]));
+    var raw = text.split(PLACEHOLDER), glued = [false], spaced = [0];
+    for (var i = 1; i < raw.length; i++) {
+      glued.push(WORD_END.test(raw[i - 1]) || WORD.test(raw[i]));
+      spaced.push(/ $/.test(raw[i - 1]) + /^ /.test(raw[i]));
+    }
     var pieces = raw.map(function (p) { return p.trim(); });
-    while (pieces.length && pieces[0] === "") { pieces.shift(); glued.shift(); }
-    while (pieces.length && pieces[pieces.length - 1] === "") { pieces.pop(); glued.pop(); }
-    if (glued.length) glued[0] = false;
+    while (pieces.length && pieces[0] === "") { pieces.shift(); glued.shift(); spaced.shift(); }
+    while (pieces.length && pieces[pieces.length - 1] === "") { pieces.pop(); glued.pop(); spaced.pop(); }
+    if (glued.length) glued[0] = spaced[0] = 0;
     pieces.glued = glued;
+    pieces.spaced = spaced;
     return pieces;
   }
 
@@ -64,13 +69,14 @@
    * `tight` when one of them is glued to a word: what stands between the
    * two links then holds no space but at its edges. */
   function linksOf(pieces) {
-    var links = [], gap = 0, tight = false, glued = pieces.glued || [];
+    var links = [], gap = 0, tight = false, spaced = 0, glued = pieces.glued || [];
     for (var i = 0; i < pieces.length; i++) {
       if (i > 0) gap += MAX_GAP;
       tight = tight || !!glued[i];
+      spaced += (pieces.spaced || [])[i] || 0;
       if (pieces[i] === "") continue;
-      links.push({ text: pieces[i], gap: gap, tight: tight });
-      gap = 0;
+      links.push({ text: pieces[i], gap: gap, tight: tight, spaced: spaced });
+      gap = spaced = 0;
       tight = false;
     }
     return links;
@@ -278,6 +284,39 @@
       (matcher.bare ? matcher.bare.span(haystack) : null);
   }
 
+  /* Whether the pattern, found whole, is a message of its own where it
+   * stands: where no letter comes before it but across spaces (a line's
+   * start, `error: `, `(`, a quote, `file.go:198 `), none follows it unless
+   * it ends with a placeholder, and a placeholder between its words holds
+   * one word at most (what is found has no more spaces than the pattern
+   * with a word for each placeholder). `timed out` in `Connection timed out after 30s` is
+   * words of another message; so is `error decoding {path}:` in `error
+   * decoding response body:`, its placeholder holding two words. */
+  function standsAlone(matcher, haystack) {
+    var found = [matcher, matcher.rest, matcher.bare].filter(function (m) { return m && m.span(haystack); })[0];
+    if (!found) return false;
+    var span = found.span(haystack), start = span.literal[0], stop = span.literal[1];
+    var openHead = span.open.some(function (place) { return place[1] === start && place[0] < start; });
+    var openTail = span.open.some(function (place) { return place[0] === stop && place[1] > stop; });
+    if (openHead || letterBefore(haystack, start) || (!openTail && letterAfter(haystack, stop))) return false;
+    var own = found.links.reduce(function (n, link) { return n + spaces(link.text) + link.spaced; }, 0);
+    return spaces(haystack.slice(start, stop)) <= own;
+  }
+
+  function spaces(text) {
+    return text.split(" ").length - 1;
+  }
+
+  function letterBefore(text, i) {
+    while (i > 0 && text.charCodeAt(i - 1) === 32) i--;
+    return i > 0 && LETTER_END.test(text.slice(Math.max(0, i - 2), i));
+  }
+
+  function letterAfter(text, i) {
+    while (i < text.length && text.charCodeAt(i) === 32) i++;
+    return LETTER.test(text.slice(i, i + 2));
+  }
+
   /* The fewest edits that turn `piece` into a substring of text[from, to),
    * within k (Sellers' algorithm with Ukkonen's cut-off: O(k·n)), and where
    * that substring ends. Text that stops early counts its missing tail as edits
@@ -344,6 +383,7 @@
     compilePattern: compilePattern,
     exactValue: exactValue,
     exactSpan: exactSpan,
+    standsAlone: standsAlone,
     headLiteral: headLiteral,
     HEAD_SHARE: HEAD_SHARE,
     nearWork: function () { return { cells: NEAR_WORK }; },

@@ -323,6 +323,7 @@
     literal: 20,          // a pattern found whole with this much literal text…
     shortLiteral: 16,     // …or this much, making this share of its line
     shortLine: 0.4,
+    alone: 11,            // a pattern found whole with this much literal text, standing alone (match.standsAlone)
     line: 0.6,            // a pattern found (or near) making this share of its line
     foundShare: 0.5,      // a pattern found (or near) with this share of its words held…
     foundRare: 3,         // …and this many of them not common
@@ -357,6 +358,8 @@
     if (h.rare < 1 || raisedElsewhere(engine, r, q)) return "none";
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                               h.line >= MATCH.shortLine))) return "exact";
+    if (r.found === "exact" && r.literal >= MATCH.alone &&
+        match.standsAlone(engine.matcher(r.ref), match.squash(text).slice(0, 20000))) return "likely";
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
       return "likely";
     }

@@ -152,3 +152,40 @@ def test_an_error_raised_in_another_runtime_is_no_match(node_core):
 
 def test_no_result_is_no_match(node_core, judged):
     assert search(node_core, judged, "zzzqqq") == {"hits": [], "match": "none"}
+
+
+@pytest.fixture(scope="module")
+def short_messages():
+    return [
+        record("git/git", "rpc-failed", "RPC failed; curl 56", "RPC failed; {error}"),
+        record("go-gorm/gorm", "record-not-found", "record not found"),
+        record("serde-rs/serde", "missing-field", "missing field `name`", "missing field `{field}`"),
+        record("pypa/pip", "error-decoding", "error decoding x: y", "error decoding {path}: {error}"),
+    ]
+
+
+@pytest.mark.parametrize("query, first", [
+    ("error: RPC failed; curl 18 transfer closed with outstanding read data remaining", "git/git rpc-failed"),
+    ("2026/09/01 05:56:12 github.com/o/store/enrollment.go:198 record not found\n[0.290ms] [rows:0] SELECT * FROM x",
+     "go-gorm/gorm record-not-found"),
+    ("thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: "
+     "Error(\"missing field `name`\", line: 0, column: 0)', src/main.rs:4:5", "serde-rs/serde missing-field"),
+])
+def test_a_short_message_standing_alone_is_a_match(node_core, short_messages, query, first):
+    """A pattern too short to be exact alone is a match where it stands as a
+    message of its own: after `error: `, a location or a quote, nothing of
+    another sentence around it."""
+    found = search(node_core, short_messages, query)
+    assert (found["hits"][0], found["match"]) == (first, "likely"), found
+
+
+@pytest.mark.parametrize("query", [
+    # Words inside another message: a letter before, or after.
+    "the server said that the record not found in the cache was stale, and it retried the request later",
+    "fatal: unable to access the remote: the RPC failed; curl 56 Recv failure",
+    # A placeholder between its words holding two of another message's.
+    "Error: error decoding response body: expected value at line 1 column 1",
+])
+def test_a_short_message_inside_another_is_no_match(node_core, short_messages, query):
+    found = search(node_core, short_messages, query)
+    assert found["match"] == "none", found
