@@ -15,11 +15,12 @@ the site's own static/ engine): what a visitor's browser runs. `figures` gives
 top-1 and top-3 per set and per kind, and how the first result was judged
 (`match`: exact, likely or none).
 
-    python -m bench.quality [--distractors 12000] [--json out.json] [--misses] [--absent]
+    python -m bench.quality [--distractors 12000] [--json out.json] [--misses] [--absent] [--absent-mined]
 
 `--absent` also searches each shared set's pastes on a site built without
 that set's records, where any match called is wrong, and prints the share
-called a match (with `--misses`, which).
+called a match (with `--misses`, which); `--absent-mined` does the same for
+each set we mined, to judge a change of the judge on more pastes.
 """
 from __future__ import annotations
 
@@ -348,6 +349,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--misses", action="store_true", help="list the queries whose record is not first")
     parser.add_argument("--absent", action="store_true",
                         help="also search each shared set on a site without its records: how many are called a match")
+    parser.add_argument("--absent-mined", action="store_true",
+                        help="the same for each set we mined (tests/fixtures/mined/): more pastes to judge a rule on")
     args = parser.parse_args(argv)
     suite = load_suite()
     with tempfile.TemporaryDirectory(prefix="quality-") as folder:
@@ -361,7 +364,8 @@ def main(argv: list[str] | None = None) -> None:
     print("per query: " + ", ".join(f"{key} median {v['median']:,} max {v['max']:,}" for key, v in cost.items()))
     if args.misses:
         print("\n".join(misses(suite.queries, outcomes)))
-    for name in ABSENT_SETS if args.absent else ():
+    mined = [name for name in suite.sets if name.startswith("mined-")] if args.absent_mined else []
+    for name in [*(ABSENT_SETS if args.absent else ()), *mined]:
         queries, found = absent(suite, args.distractors, name)
         calls = called(queries, found)
         same = sum("(same error)" in line for line in calls)

@@ -287,7 +287,7 @@
   /* Whether the pattern, found whole, is a message of its own where it
    * stands: where no letter comes before it but across spaces (a line's
    * start, `error: `, `(`, a quote, `file.go:198 `), none follows it unless
-   * it ends with a placeholder, and a placeholder between its words holds
+   * it ends with a placeholder after punctuation, and a placeholder between its words holds
    * one word at most (what is found has no more spaces than the pattern
    * with a word for each placeholder). `timed out` in `Connection timed out after 30s` is
    * words of another message; so is `error decoding {path}:` in `error
@@ -299,6 +299,9 @@
     var openHead = span.open.some(function (place) { return place[1] === start && place[0] < start; });
     var openTail = span.open.some(function (place) { return place[0] === stop && place[1] > stop; });
     if (openHead || letterBefore(haystack, start) || (!openTail && letterAfter(haystack, stop))) return false;
+    // A placeholder that ends it continues a statement (`RPC failed; {x}`, `Unknown alias: {x}`), not a
+    // phrase its value completes (`Could not import {name}`, `unable to get {what}`).
+    if (openTail && WORD_END.test(found.links[found.links.length - 1].text)) return false;
     var own = found.links.reduce(function (n, link) { return n + spaces(link.text) + link.spaced; }, 0);
     return spaces(haystack.slice(start, stop)) <= own;
   }

@@ -360,6 +360,7 @@
                                                               h.line >= MATCH.shortLine))) return "exact";
     if (r.found === "exact" && r.literal >= MATCH.alone &&
         match.standsAlone(engine.matcher(r.ref), match.squash(text).slice(0, 20000))) return "likely";
+    if (r.found === "head" && r.literal >= MATCH.literal) return "likely";
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
       return "likely";
     }

@@ -161,6 +161,7 @@ def short_messages():
         record("go-gorm/gorm", "record-not-found", "record not found"),
         record("serde-rs/serde", "missing-field", "missing field `name`", "missing field `{field}`"),
         record("pypa/pip", "error-decoding", "error decoding x: y", "error decoding {path}: {error}"),
+        record("ray-project/ray", "could-not-import", "Could not import x", "Could not import {name}"),
     ]
 
 
@@ -185,7 +186,21 @@ def test_a_short_message_standing_alone_is_a_match(node_core, short_messages, qu
     "fatal: unable to access the remote: the RPC failed; curl 56 Recv failure",
     # A placeholder between its words holding two of another message's.
     "Error: error decoding response body: expected value at line 1 column 1",
+    # A phrase its placeholder completes, not a statement: uvicorn's message, not ray's.
+    'ERROR: Error loading ASGI app. Could not import module "app.main".',
 ])
 def test_a_short_message_inside_another_is_no_match(node_core, short_messages, query):
     found = search(node_core, short_messages, query)
     assert found["match"] == "none", found
+
+
+def test_a_first_sentence_found_whole_is_a_match(node_core):
+    """A long message's first sentence, found whole without the help text
+    after it (a title, a log line cut short), is as telling as a pattern."""
+    records = [record("celery/celery", "unregistered", "Received unregistered task of type 'x'.",
+                      "Received unregistered task of type {name!r}.\nThe message has been ignored and discarded.\n\n"
+                      "Did you remember to import the module containing this task?\nOr maybe you're using relative imports?\n"
+                      "Please see https://docs.celeryq.dev for more information. The full contents of the message body "
+                      "was: {body} (length {size} bytes)")]
+    found = search(node_core, records, "django celery Received unregistered task of type 'demoapp.tasks.add'.")
+    assert (found["hits"][0], found["match"]) == ("celery/celery unregistered", "likely"), found
