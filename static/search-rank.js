@@ -361,6 +361,7 @@
     if (r.found === "exact" && r.literal >= MATCH.alone &&
         match.standsAlone(engine.matcher(r.ref), match.squash(text).slice(0, 20000))) return "likely";
     if (r.found === "head" && r.literal >= MATCH.literal) return "likely";
+    if (r.found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return "likely";
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
       return "likely";
     }

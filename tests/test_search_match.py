@@ -204,3 +204,12 @@ def test_a_first_sentence_found_whole_is_a_match(node_core):
                       "was: {body} (length {size} bytes)")]
     found = search(node_core, records, "django celery Received unregistered task of type 'demoapp.tasks.add'.")
     assert (found["hits"][0], found["match"]) == ("celery/celery unregistered", "likely"), found
+
+
+def test_a_long_pattern_within_a_few_edits_with_all_its_words_is_a_match(node_core):
+    """Another release's wording (quotes escaped in JSON), every word of the
+    message there: typeorm's error inside a JSON log line."""
+    records = [record("typeorm/typeorm", "no-metadata", 'No metadata for "User" was found.',
+                      'No metadata for "{target}" was found.')]
+    found = search(node_core, records, '{"code":"500","message":"No metadata for \\"User\\" was found.","data":null}')
+    assert (found["hits"][0], found["match"]) == ("typeorm/typeorm no-metadata", "likely"), found
