@@ -62,6 +62,10 @@
     return matched / coreStems.length;
   }
 
+  function inMessage(fields) {
+    return !!(fields && (fields.message || fields.pattern));
+  }
+
   /* How many of the query's words this record has in its message or pattern. */
   function messageWords(coreStems, metadata) {
     var count = 0;
@@ -109,6 +113,12 @@
       var everyWord = coreStems.length > 0 && terms.length >= coreStems.length &&
         messageWords(coreStems, metadata) === coreStems.length;
       if (everyWord) guard = true;
+      // Every typed word in its message, a typo's within an edit (`laest`: least).
+      var everyWordNear = everyWord || (coreStems.length > 0 && coreStems.every(function (s) {
+        return inMessage(metadata[s]) || (fuzzyStems[s] === true && terms.some(function (t) {
+          return inMessage(metadata[t]) && nearlyEqual(t, s);
+        }));
+      }));
       var shared = words ? covered / words : 0;  // of the record's message words, in the paste
       return {
         ref: ref,
@@ -117,6 +127,7 @@
         decided: terms.filter(function (t) { return decides(metadata[t]); }),
         named: name,
         everyWord: everyWord,
+        everyWordNear: everyWordNear,
         shared: shared,
         covered: covered,
         code: codeHeld(metadata, asked),
@@ -365,7 +376,7 @@
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
       return "likely";
     }
-    if (q.typed && r.everyWord) return "likely";
+    if (q.typed && r.everyWordNear) return "likely";
     if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return "likely";
     if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return "likely";
     return "none";

@@ -213,3 +213,12 @@ def test_a_long_pattern_within_a_few_edits_with_all_its_words_is_a_match(node_co
                       'No metadata for "{target}" was found.')]
     found = search(node_core, records, '{"code":"500","message":"No metadata for \\"User\\" was found.","data":null}')
     assert (found["hits"][0], found["match"]) == ("typeorm/typeorm no-metadata", "likely"), found
+
+
+def test_a_typed_query_with_a_typo_in_every_word_of_the_message_is_a_match(node_core):
+    """Typed from memory: each word in the message, one of them misspelt."""
+    records = [record("spf13/cobra", "accepts-at-most", "accepts at most 1 arg(s), received 2",
+                      "accepts at most {n} arg(s), received {got}"),
+               record("other/cli", "unknown-flag", "unknown flag: --x", "unknown flag: {flag}")]
+    found = search(node_core, records, "accepts at most arg(s) recieved")
+    assert (found["hits"][0], found["match"]) == ("spf13/cobra accepts-at-most", "likely"), found
