@@ -377,6 +377,7 @@
       return "likely";
     }
     if (q.typed && r.everyWordNear) return "likely";
+    if (r.named >= 2 && h.share === 1 && h.rare >= 2) return "likely";
     if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return "likely";
     if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return "likely";
     return "none";

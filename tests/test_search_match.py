@@ -222,3 +222,15 @@ def test_a_typed_query_with_a_typo_in_every_word_of_the_message_is_a_match(node_
                record("other/cli", "unknown-flag", "unknown flag: --x", "unknown flag: {flag}")]
     found = search(node_core, records, "accepts at most arg(s) recieved")
     assert (found["hits"][0], found["match"]) == ("spf13/cobra accepts-at-most", "likely"), found
+
+
+def test_a_paste_naming_the_repository_with_every_word_of_its_message_is_a_match(node_core):
+    """curl's own prompt and every word of its message: its error, even when
+    a wrapper's record, with every word of the paste, keeps its pattern from
+    being tried."""
+    records = [record("curl/curl", "ssl-certificate-problem", "SSL certificate problem: unable to get local issuer certificate",
+                      "SSL certificate problem: {verify_error}", filePath="lib/vtls/openssl.c"),
+               record("guzzle/guzzle", "curl-error-60", "cURL error 60: SSL certificate problem: unable to get local "
+                      "issuer certificate", filePath="src/Handler/CurlFactory.php")]
+    found = search(node_core, records, "curl: (60) SSL certificate problem: unable to get local issuer certificate")
+    assert (found["hits"][0], found["match"]) == ("curl/curl ssl-certificate-problem", "likely"), found
