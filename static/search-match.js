@@ -217,6 +217,8 @@
     matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length)), openEnds(text)) : null;
     var bare = text.replace(FULL_STOP, "$1");
     matcher.bare = bare !== text ? exact(piecesOf(bare), openEnds(bare)) : null;
+    // The forms it is found in, in the order they are tried: whole, then at a cost.
+    matcher.forms = [matcher, matcher.rest, matcher.bare].filter(Boolean);
     var end = HEAD_END.exec(text), head = end ? text.slice(0, end.index + 1).trim() : "";
     matcher.head = head && head !== text ? exact(piecesOf(head), openEnds(head)) : null;
     if (matcher.head && matcher.head.literal < MIN_HEAD) matcher.head = null;
@@ -233,9 +235,9 @@
   /* How much a matcher's pattern is worth in the paste, found whole or with
    * its prefix or its full stop dropped; 0 when it is not there. */
   function exactValue(matcher, haystack) {
-    if (matcher.test(haystack)) return matcher.literal;
-    if (matcher.rest && matcher.rest.test(haystack)) return matcher.rest.literal - DROP_PENALTY;
-    if (matcher.bare && matcher.bare.test(haystack)) return matcher.bare.literal - DROP_PENALTY;
+    for (var i = 0; i < matcher.forms.length; i++) {
+      if (matcher.forms[i].test(haystack)) return matcher.forms[i].literal - (i ? DROP_PENALTY : 0);
+    }
     return 0;
   }
 
@@ -280,8 +282,17 @@
   /* Where the pattern is found whole or with its prefix dropped, as
    * exactValue finds it (see span), or null. */
   function exactSpan(matcher, haystack) {
-    return matcher.span(haystack) || (matcher.rest ? matcher.rest.span(haystack) : null) ||
-      (matcher.bare ? matcher.bare.span(haystack) : null);
+    var found = foundForm(matcher, haystack);
+    return found ? found.span : null;
+  }
+
+  /* The first form the pattern is found in, and where: {form, span}, or null. */
+  function foundForm(matcher, haystack) {
+    for (var i = 0; i < matcher.forms.length; i++) {
+      var span = matcher.forms[i].span(haystack);
+      if (span) return { form: matcher.forms[i], span: span };
+    }
+    return null;
   }
 
   /* Whether the pattern, found whole, is a message of its own where it
@@ -293,16 +304,16 @@
    * words of another message; so is `error decoding {path}:` in `error
    * decoding response body:`, its placeholder holding two words. */
   function standsAlone(matcher, haystack) {
-    var found = [matcher, matcher.rest, matcher.bare].filter(function (m) { return m && m.span(haystack); })[0];
+    var found = foundForm(matcher, haystack);
     if (!found) return false;
-    var span = found.span(haystack), start = span.literal[0], stop = span.literal[1];
+    var links = found.form.links, span = found.span, start = span.literal[0], stop = span.literal[1];
     var openHead = span.open.some(function (place) { return place[1] === start && place[0] < start; });
     var openTail = span.open.some(function (place) { return place[0] === stop && place[1] > stop; });
     if (openHead || letterBefore(haystack, start) || (!openTail && letterAfter(haystack, stop))) return false;
     // A placeholder that ends it continues a statement (`RPC failed; {x}`, `Unknown alias: {x}`), not a
     // phrase its value completes (`Could not import {name}`, `unable to get {what}`).
-    if (openTail && WORD_END.test(found.links[found.links.length - 1].text)) return false;
-    var own = found.links.reduce(function (n, link) { return n + spaces(link.text) + link.spaced; }, 0);
+    if (openTail && WORD_END.test(links[links.length - 1].text)) return false;
+    var own = links.reduce(function (n, link) { return n + spaces(link.text) + link.spaced; }, 0);
     return spaces(haystack.slice(start, stop)) <= own;
   }
 

@@ -93,7 +93,7 @@
   }
 
   function rank(engine, text, q, results) {
-    var haystack = match.squash(text).slice(0, 20000);
+    var haystack = haystackOf(q, text);
     var queryTokens = toSet(q.core.concat(q.context));
     var top = results.length ? results[0].score : 1;
     var coreStems = q.core.map(stem);
@@ -113,12 +113,6 @@
       var everyWord = coreStems.length > 0 && terms.length >= coreStems.length &&
         messageWords(coreStems, metadata) === coreStems.length;
       if (everyWord) guard = true;
-      // Every typed word in its message, a typo's within an edit (`laest`: least).
-      var everyWordNear = everyWord || (coreStems.length > 0 && coreStems.every(function (s) {
-        return inMessage(metadata[s]) || (fuzzyStems[s] === true && terms.some(function (t) {
-          return inMessage(metadata[t]) && nearlyEqual(t, s);
-        }));
-      }));
       var shared = words ? covered / words : 0;  // of the record's message words, in the paste
       return {
         ref: ref,
@@ -127,7 +121,7 @@
         decided: terms.filter(function (t) { return decides(metadata[t]); }),
         named: name,
         everyWord: everyWord,
-        everyWordNear: everyWordNear,
+        metadata: metadata,
         shared: shared,
         covered: covered,
         code: codeHeld(metadata, asked),
@@ -265,6 +259,24 @@
     return matcher.words;
   }
 
+  /* The paste as patterns are sought in it (squashed, its first 20,000
+   * characters), worked out once a search. */
+  function haystackOf(q, text) {
+    if (q.haystack === undefined) q.haystack = match.squash(text).slice(0, 20000);
+    return q.haystack;
+  }
+
+  /* Whether every typed word is in the record's message, a typo's within an
+   * edit (`laest`: least): asked of the first result only. */
+  function everyWordNear(q, r) {
+    var fuzzy = toSet(Object.keys(q.fuzzy || {}).map(stem)), stems = q.core.map(stem);
+    return r.everyWord || (stems.length > 0 && stems.every(function (s) {
+      return inMessage(r.metadata[s]) || (fuzzy[s] === true && r.terms.some(function (t) {
+        return inMessage(r.metadata[t]) && nearlyEqual(t, s);
+      }));
+    }));
+  }
+
   /* The paste's words (its first 20,000 characters), worked out once a search. */
   function pastedWords(q, text) {
     if (!q.pasted) q.pasted = toSet(tokens.tokenize(text.slice(0, 20000)));
@@ -370,13 +382,13 @@
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                               h.line >= MATCH.shortLine))) return "exact";
     if (r.found === "exact" && r.literal >= MATCH.alone &&
-        match.standsAlone(engine.matcher(r.ref), match.squash(text).slice(0, 20000))) return "likely";
+        match.standsAlone(engine.matcher(r.ref), haystackOf(q, text))) return "likely";
     if (r.found === "head" && r.literal >= MATCH.literal) return "likely";
     if (r.found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return "likely";
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
       return "likely";
     }
-    if (q.typed && r.everyWordNear) return "likely";
+    if (q.typed && everyWordNear(q, r)) return "likely";
     if (r.named >= 2 && h.share === 1 && h.rare >= 2) return "likely";
     if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return "likely";
     if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return "likely";
