@@ -69,11 +69,64 @@ SAME_CODE = {"ggerganov/llama.cpp": "ggml-org/llama.cpp", "ollama/ollama": "ggml
              "ggerganov/whisper.cpp": "ggml-org/whisper.cpp"}
 
 
+PLACEHOLDER = re.compile(r"\{[^{}\s]*\}")
+
+
+def _literal_regex(text: str) -> str:
+    """Literal text of a pattern, any run of spaces as any other, placeholders one word."""
+    return r"\S+?".join("".join(r"\s+" if piece.isspace() else re.escape(piece) for piece in re.split(r"(\s+)", part))
+                        for part in PLACEHOLDER.split(text))
+
+
+# What may come before the message a placeholder holds: `ERROR: failed to solve: `.
+LABELS = re.compile(r"(?:[^:.\n]{1,40}?:\s+)*")
+
+
+def wraps(outer: dict, inner: dict, paste: str) -> bool:
+    """Whether the paste holds `inner`'s message in what a placeholder of
+    `outer`'s holds, on one line: build-push-action's `buildx failed with:
+    {lastStderrLine}` around BuildKit's `process {command} did not complete
+    successfully…`, Guzzle's `cURL error {errno}: {error}` around curl's
+    `SSL certificate problem: {reason}`. Both records are the paste's error,
+    the one as its cause and the other as what reported it. The outer's text
+    up to that placeholder (8 letters at least, its other placeholders one
+    word) must be there; what the placeholder holds runs to the outer's next
+    text or the end of the line (pastes are cut, older releases add less
+    after it) and begins with the inner's message, perhaps after labels
+    (`ERROR: failed to solve: `). The inner's pattern needs 11 letters of its
+    own."""
+    def pattern(document: dict) -> str:
+        return document["record"].get("messagePattern") or document["record"]["errorMessage"]
+
+    def parts(text: str) -> list[str]:
+        return [" ".join(part.split()) for part in PLACEHOLDER.split(text.casefold()) if part.strip()]
+
+    flat = " ".join(paste.casefold().split())
+    if len(re.sub(r"[^a-z]", "", literal(pattern(inner)))) < 11 or not all(
+            part in flat for part in parts(pattern(inner)) + parts(pattern(outer))[:1]):
+        return False   # most pairs: a cheap test before the expressions
+    inner_regex = re.compile(r"[^\n]*?".join(_literal_regex(part) for part in PLACEHOLDER.split(pattern(inner))),
+                             re.IGNORECASE)
+    placeholders = list(PLACEHOLDER.finditer(pattern(outer)))
+    for i, at in enumerate(placeholders):
+        head = pattern(outer)[:at.start()]
+        after = pattern(outer)[at.end():placeholders[i + 1].start() if i + 1 < len(placeholders) else None]
+        if len(re.sub(r"[^a-z]", "", literal(head))) < 8:
+            continue
+        until = f"(?={_literal_regex(after.strip())}|$)" if after.strip() else "$"
+        held = re.compile(r"\b" + _literal_regex(head) + r"\s*(?P<held>[^\n]*?)" + until, re.IGNORECASE)
+        if any(inner_regex.match(m["held"], len(prefix.group())) for line in paste.splitlines()
+               for m in held.finditer(line) for prefix in LABELS.finditer(m["held"])):
+            return True
+    return False
+
+
 def also_right(queries: list[Query], documents: dict[str, dict], sets: dict[str, list[str]]) -> list[Query]:
     """Each query with the records of other sets that are its record's error
     too: raised by the same code (SAME_CODE), the one's message text within
     the other's (llama.cpp's `unknown model architecture: '{arch}'` and the
-    same wrapped by its loader). A set's author picked among the records they
+    same wrapped by its loader), or the one's message inside the other's in
+    the paste itself (`wraps`). A set's author picked among the records they
     had; a record another set brought that is the same error is as right."""
     def code(document: dict) -> str:
         repo = document["record"]["repo"].lower()
@@ -88,8 +141,9 @@ def also_right(queries: list[Query], documents: dict[str, dict], sets: dict[str,
         own = set(sets.get(query.set, ()))
         _, wanted = by_path[query.expect]
         also = tuple(sorted(path for path, (key, d) in by_path.items()
-                            if key not in own and path != query.expect and code(d) == code(wanted)
-                            and (text(d) in text(wanted) or text(wanted) in text(d))))
+                            if key not in own and path != query.expect
+                            and (code(d) == code(wanted) and (text(d) in text(wanted) or text(wanted) in text(d))
+                                 or wraps(d, wanted, query.text) or wraps(wanted, d, query.text))))
         result.append(Query(query.text, query.expect, query.kind, query.set, query.source, also))
     return result
 
