@@ -23,6 +23,8 @@
   var DROPPABLE = /^(?:[A-Z][A-Z0-9_]{2,}:?|[Ee]rror:|[Ff]atal:|[Ww]arning:|[Pp]anic:|(?:error|warning)\[\w+\]:|\[[\w.-]+\]:?)\s+(?=\S)/;
   // A closing full stop, which a title or a log line often leaves out.
   var FULL_STOP = /([^.])\.\s*$/;
+  // A placeholder in quotes: `'{argname}'`, `"{path}"`, `` `{name}` ``.
+  var QUOTED = /['"`](\{[^{}\s]{0,40}\})['"`]/g;
   var DROP_PENALTY = 0.5;
   var NEAR_PENALTY = 3;
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
@@ -222,7 +224,18 @@
     var end = HEAD_END.exec(text), head = end ? text.slice(0, end.index + 1).trim() : "";
     matcher.head = head && head !== text ? exact(piecesOf(head), openEnds(head)) : null;
     if (matcher.head && matcher.head.literal < MIN_HEAD) matcher.head = null;
+    matcher.unquoted = unquoted(text);
+    if (matcher.head) matcher.head.unquoted = unquoted(head);
     return matcher;
+  }
+
+  /* The pattern with the quotes around its placeholders left out, or null
+   * when it has none: a title or a log line often drops them (`Fixture
+   * mocker not found` for `fixture '{argname}' not found`). For ranking
+   * alone: a form this loose says too little to call a match by itself. */
+  function unquoted(text) {
+    var bare = text.replace(QUOTED, "$1");
+    return bare !== text ? exact(piecesOf(bare), openEnds(bare)) : null;
   }
 
   /* Whether a pattern starts or ends with a placeholder. */
@@ -239,6 +252,15 @@
       if (matcher.forms[i].test(haystack)) return matcher.forms[i].literal - (i ? DROP_PENALTY : 0);
     }
     return 0;
+  }
+
+  /* How much the pattern is worth found with the quotes around its
+   * placeholders left out, whole or its first sentence alone (as
+   * headLiteral); 0 when it is not. */
+  function unquotedValue(matcher, haystack) {
+    if (matcher.unquoted && matcher.unquoted.test(haystack)) return matcher.unquoted.literal - DROP_PENALTY;
+    var head = matcher.head && matcher.head.unquoted;
+    return head && head.literal >= MIN_HEAD && head.test(haystack) ? HEAD_SHARE * (head.literal - DROP_PENALTY) : 0;
   }
 
   /* How much of the start of the pattern is found alone in the paste,
@@ -396,6 +418,7 @@
     literalText: literalText,
     compilePattern: compilePattern,
     exactValue: exactValue,
+    unquotedValue: unquotedValue,
     exactSpan: exactSpan,
     standsAlone: standsAlone,
     headLiteral: headLiteral,

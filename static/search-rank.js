@@ -156,6 +156,12 @@
         r.found = "head";
         r.literal = head;
       }
+      var unquoted = !r.pattern && matcher ? match.unquotedValue(matcher, haystack) : 0;
+      if (unquoted) {  // without the quotes around its values, as titles write it
+        r.pattern = unquoted;
+        r.found = "unquoted";
+        r.literal = unquoted;
+      }
     });
     var exact = ranked.filter(function (r) { return r.pattern > 0; });
     nearMatches(engine, q, near, haystack);

@@ -234,3 +234,15 @@ def test_a_paste_naming_the_repository_with_every_word_of_its_message_is_a_match
                       "issuer certificate", filePath="src/Handler/CurlFactory.php")]
     found = search(node_core, records, "curl: (60) SSL certificate problem: unable to get local issuer certificate")
     assert (found["hits"][0], found["match"]) == ("curl/curl ssl-certificate-problem", "likely"), found
+
+
+def test_a_pattern_found_without_the_quotes_around_its_values_ranks_first(node_core):
+    """A title drops the quotes a message puts around its values: pytest's
+    `fixture '{argname}' not found` in `Fixture mocker not found` says more
+    than a short `{key} not found` found whole."""
+    records = [record("pytest-dev/pytest", "fixture-not-found", "fixture 'mocker' not found",
+                      "fixture '{argname}' not found\n available fixtures: {available}\n"
+                      " use 'pytest --fixtures [testpath]' for help on them."),
+               record("dask/dask", "key-not-found", "'x' not found", "{key} not found")]
+    found = search(node_core, records, "Bug: Fixture mocker not found")
+    assert found["hits"][0] == "pytest-dev/pytest fixture-not-found", found
