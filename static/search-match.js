@@ -34,7 +34,7 @@
   // Where a pattern's first sentence or line ends: its help text after may be
   // left out of a title, cut from a paste, or reworded from release to release.
   var LONG_WORDS = /[\p{L}\p{N}_]{4,}/gu;
-  var HEAD_END = /[.!?](?=\s)|\n/;
+  var HEAD_END = /[.!?](?=\s)|\n/, SENTENCE_ENDS = new RegExp(HEAD_END.source, "g");
   var WORD = /^[\p{L}\p{N}_]/u, WORD_END = /[\p{L}\p{N}_]$/u, LETTER = /^\p{L}/u, LETTER_END = /\p{L}$/u;
 
   function squash(text) {
@@ -224,9 +224,23 @@
     var end = HEAD_END.exec(text), head = end ? text.slice(0, end.index + 1).trim() : "";
     matcher.head = head && head !== text ? exact(piecesOf(head), openEnds(head)) : null;
     if (matcher.head && matcher.head.literal < MIN_HEAD) matcher.head = null;
+    // Its last sentence or line, for a paste whose copy began past its start.
+    var tailStart = lastEnd(text), tail = tailStart > 0 ? text.slice(tailStart).trim() : "";
+    matcher.tail = tail ? exact(piecesOf(tail), openEnds(tail)) : null;
+    if (matcher.tail && matcher.tail.literal < MIN_HEAD) matcher.tail = null;
     matcher.unquoted = unquoted(text);
     if (matcher.head) matcher.head.unquoted = unquoted(head);
     return matcher;
+  }
+
+  /* Where the pattern's last sentence or line starts (past the last
+   * HEAD_END that has text after it), or 0. */
+  function lastEnd(text) {
+    var at = 0, m;
+    text = text.trimEnd();  // so that every end found has text after it
+    SENTENCE_ENDS.lastIndex = 0;
+    while ((m = SENTENCE_ENDS.exec(text))) at = m.index + 1;
+    return at;
   }
 
   /* The pattern with the quotes around its placeholders left out, or null
@@ -271,7 +285,8 @@
    * worth HEAD_SHARE of its length. */
   function headLiteral(matcher, haystack) {
     var head = matcher.head && matcher.head.test(haystack) ? matcher.head.literal : 0;
-    return Math.max(head, prefixFound(matcher, haystack));
+    var tail = matcher.tail && matcher.tail.test(haystack) ? matcher.tail.literal : 0;
+    return Math.max(head, tail, prefixFound(matcher, haystack));
   }
 
   /* The longest prefix of the first piece, cut at a word's end, found in the
