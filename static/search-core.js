@@ -208,8 +208,14 @@
     // Vocabulary files, in case a word is a typo, asked for with the term
     // files: a typo then costs no round of its own (past the first few, it does).
     if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token)) data.mayNeedNeighbours(stem(token), VOCABULARY_AHEAD); });
+    // A message line of common words alone (`error: invalid argument: -hf`)
+    // is still the message: its words are weighed, with their postings.
+    var messageWords = q.message.filter(known);
+    var commonMessage = messageWords.length >= 2 && !messageWords.some(rare) ? toSet(messageWords) : null;
+    if (commonMessage) messageWords.forEach(function (t) { data.wants(stem(t)); });
     if (data.pending()) return null;
-    var filtered = { core: q.core.filter(rare), context: q.context.filter(rare) };
+    var kept = function (token) { return rare(token) || !!(commonMessage && commonMessage[token]); };
+    var filtered = { core: q.core.filter(kept), context: q.context.filter(rare) };
     if (filtered.core.length || filtered.context.length) { q.core = filtered.core; q.context = filtered.context; }
     // Typos: any word of a short typed query the index does not know. A paste
     // is machine output: a word it has that the index lacks is a value, and an

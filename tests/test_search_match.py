@@ -246,3 +246,43 @@ def test_a_pattern_found_without_the_quotes_around_its_values_ranks_first(node_c
                record("dask/dask", "key-not-found", "'x' not found", "{key} not found")]
     found = search(node_core, records, "Bug: Fixture mocker not found")
     assert found["hits"][0] == "pytest-dev/pytest fixture-not-found", found
+
+
+def test_a_paste_starting_past_the_messages_start_finds_its_last_sentence(node_core):
+    """A copy that began inside a long message: numpy's last sentence, then
+    the traceback, is as telling as its first sentence would be."""
+    records = [record("numpy/numpy", "compiled-using-numpy-1", "A module that was compiled using NumPy 1.x cannot be run in",
+                      "A module that was compiled using NumPy 1.x cannot be run in\nNumPy {short_version} as it may "
+                      "crash. To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0.\n\n"
+                      "We expect that some modules will need time to support NumPy 2."),
+               record("pypa/pip", "cannot-depend", "Packages installed from PyPI cannot depend on packages which are "
+                      "not also hosted on PyPI.", "Packages installed from PyPI cannot depend on packages which are not "
+                      "also hosted on PyPI. {name} depends on {req}"),
+               record("pydata/numexpr", "interpreter-import", "cannot import MAX_THREADS from numexpr.interpreter",
+                      "cannot import {name} from numexpr.interpreter in {module}")]
+    paste = ("We expect that some modules will need time to support NumPy 2.\n\nTraceback (most recent call last):\n"
+             '  File "/x/site-packages/numexpr/__init__.py", line 24, in <module>\n    from numexpr.interpreter import '
+             "MAX_THREADS\nImportError: ")
+    found = search(node_core, records, paste)
+    assert (found["hits"][0], found["match"]) == ("numpy/numpy compiled-using-numpy-1", "likely"), found
+
+
+def test_a_message_line_of_common_words_alone_is_still_weighed(node_core):
+    """`error: invalid argument: -hf` after a long command line: every word
+    of the message is common, so a query would leave them out for the
+    command's rarer words, and the record saying it would never be tried."""
+    common = [record(f"other/tool{i}", f"invalid-argument-{i}", f"error: invalid argument {i}",
+                     f"error: invalid argument for option number {i}") for i in range(4)]
+    records = [record("ggml-org/llama.cpp", "error-invalid-argument", "error: invalid argument: -x",
+                      "error: invalid argument: {arg}", filePath="common/arg.cpp"),
+               record("ggml-org/llama.cpp", "failed-to-open-gguf", "failed to open GGUF file 'x.gguf'",
+                      "failed to open GGUF file '{fname}' on port", filePath="ggml/src/gguf.cpp"),
+               *common]
+    rules = {**search_rules(len(records)), "commonAbove": 3}   # `error`, `invalid`, `argument`: common
+    paste = ("❯ llama-server \\\n    -hf ggml-org/Qwen2.5-Coder-7B-Q8_0-GGUF \\\n    --port 8012 -ngl 99 \\\n"
+             "    --ctx-size 0 --cache-reuse 256\nerror: invalid argument: -hf")
+    found = node_core.evaluate(
+        "([index, docs, names, rules, q]) => { const r = new ErrorSearch(index, docs, names, rules).search(q, 10);"
+        " return {hits: r.map(x => x.doc[1] + ' ' + x.doc[2].split('/')[2]), match: r.match}; }",
+        [build_index(records), [result_doc(r) for r in records], repo_names(records), rules, paste])
+    assert found["hits"][0] == "ggml-org/llama.cpp error-invalid-argument", found
