@@ -6,7 +6,10 @@ real source around them.  Invented text would make search look better than it
 is, so we parse the standard library and site-packages with `ast` and keep
 every `raise SomeError(<literal | f-string | "%" | .format>)` message.
 
-The result depends only on the Python files installed on this machine.
+The result depends only on the Python files installed on this machine, of
+the packages the lock files pin (and pip's): a tool installed beside them
+(a profiler, a linter) must not change the distractors, or a developer's
+figures would differ from CI's fresh environment.
 """
 from __future__ import annotations
 
@@ -155,8 +158,29 @@ def _mine_file(path: Path, rel: str, package: str) -> Iterator[tuple]:
             function=".".join(name for first, last, name in scopes if first <= node.lineno <= last)))
 
 
+LOCKS = ("requirements.lock", "requirements-test.lock")
+
+
+def _dist_key(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@functools.lru_cache(maxsize=1)
+def pinned() -> frozenset[str]:
+    """The distributions the lock files pin, and pip and setuptools, which
+    every virtual environment has."""
+    root = Path(__file__).resolve().parent.parent
+    names = {"pip", "setuptools"}
+    for lock in LOCKS:
+        for line in (root / lock).read_text(encoding="utf-8").splitlines():
+            match = re.match(r"([A-Za-z0-9][A-Za-z0-9._-]*)==", line)
+            if match:
+                names.add(_dist_key(match.group(1)))
+    return frozenset(names)
+
+
 def _sources() -> Iterator[tuple[Path, str, str]]:
-    """(file, repo-relative path, package) for the stdlib and every site-packages package."""
+    """(file, repo-relative path, package) for the stdlib and every pinned site-packages package."""
     stdlib, purelib = Path(sysconfig.get_paths()["stdlib"]), Path(sysconfig.get_paths()["purelib"])
     dists = importlib.metadata.packages_distributions()
     for root, prefix, is_std in ((stdlib, "Lib/", True), (purelib, "", False)):
@@ -166,7 +190,8 @@ def _sources() -> Iterator[tuple[Path, str, str]]:
                 rel = Path(dirpath, fn).relative_to(root).as_posix()
                 top = rel.split("/")[0].removesuffix(".py")
                 package = "cpython" if is_std else sorted(dists.get(top, [top.lstrip("_")]))[0]
-                yield Path(dirpath, fn), prefix + rel, package
+                if is_std or _dist_key(package) in pinned():
+                    yield Path(dirpath, fn), prefix + rel, package
 
 
 @functools.lru_cache(maxsize=1)

@@ -47,3 +47,14 @@ def test_a_message_held_by_anothers_placeholder_is_wrapped(outer, inner, paste):
 ])
 def test_messages_side_by_side_or_unrelated_are_not_wrapped(outer, inner, paste):
     assert not wraps(outer, inner, paste)
+
+
+def test_distractors_are_mined_from_the_pinned_packages_only():
+    """A profiler or a linter installed beside the locked packages must not
+    change the distractors: a developer's figures would differ from CI's."""
+    from bench import mine
+    pinned = mine.pinned()
+    assert {"pip", "setuptools", "pytest", "hypothesis", "ray"} <= pinned
+    assert "pyflakes" not in pinned and "py-spy" not in pinned
+    packages = {mine._dist_key(package) for _, _, package in mine._sources()}
+    assert packages - pinned == {"cpython"}
