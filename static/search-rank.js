@@ -24,7 +24,8 @@
   var CLASS_VALUE = 4;          // a record whose error class the query names, below any pattern
   var CODE_VALUE = 1000;        // a record whose error code the query holds, above any pattern
   var CODE_SHAPED = /[0-9_.:-]/;  // a code with a digit or a connector (`E0308`, `parse_error.108`), not `ERR`
-  var EXACT_SHARE = 0.25;       // share of a record's message words in the paste to try its pattern
+  var EXACT_SHARE = 0.25;       // share of a record's message words in the paste to try its pattern…
+  var HEAD_TRY_SHARE = 0.75;    // …or share of its first sentence's words
   var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match…
   var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste, or a
                                 // quarter when the paste names their repository
@@ -141,12 +142,14 @@
     ranked.forEach(function (r) {
       if (guard && !r.everyWord) return;
       // With none of its message words looked up, a record's pattern is not at hand (it travels with them).
-      if (r.shared > 0 && r.shared < EXACT_SHARE) {
+      if (!(r.shared > 0)) return;
+      var matcher = engine.matcher(r.ref);
+      if (r.shared < EXACT_SHARE) {
         var pasted = pastedWords(q, text);
         r.shared = Math.max(r.shared + unaskedShare(engine, r, pasted, queryTokens), literalShare(engine, r, pasted));
+        // A long message cut after its first sentence: that sentence's words are there.
+        if (r.shared < EXACT_SHARE && !(matcher && matcher.head && headShare(matcher, pasted) >= HEAD_TRY_SHARE)) return;
       }
-      if (r.shared < EXACT_SHARE) return;
-      var matcher = engine.matcher(r.ref);
       if (matcher) r.pattern = match.exactValue(matcher, haystack);
       if (r.pattern) { found = true; r.found = "exact"; r.literal = matcher.literal; }
       else if (matcher && (r.shared >= NEAR_SHARE || r.named > 0)) near.push(r);
@@ -257,6 +260,13 @@
     var literal = literalWords(matcher), hits = 0;
     for (var i = 0; i < literal.length; i++) if (pasted[literal[i]]) hits++;
     return literal.length ? hits / literal.length : 0;
+  }
+
+  /* The share of the words of a pattern's first sentence that the paste has. */
+  function headShare(matcher, pasted) {
+    var words = literalWords(matcher.head), hits = 0;
+    for (var i = 0; i < words.length; i++) if (pasted[words[i]]) hits++;
+    return words.length ? hits / words.length : 0;
   }
 
   /* The distinct words of a pattern's literal text, worked out once a matcher. */

@@ -286,3 +286,26 @@ def test_a_message_line_of_common_words_alone_is_still_weighed(node_core):
         " return {hits: r.map(x => x.doc[1] + ' ' + x.doc[2].split('/')[2]), match: r.match}; }",
         [build_index(records), [result_doc(r) for r in records], repo_names(records), rules, paste])
     assert found["hits"][0] == "ggml-org/llama.cpp error-invalid-argument", found
+
+
+def test_a_long_message_cut_after_its_first_sentence_is_still_tried(node_core):
+    """Maven's long message, cut by the issue's author after its first
+    sentence: too few of all its words are there for its pattern to be
+    tried, but every word of its first sentence is."""
+    message = ("No goals have been specified for this build. You must specify a valid lifecycle phase or a goal "
+               "in the format <plugin-prefix>:<goal> or <plugin-group-id>:<plugin-artifact-id>[:<plugin-version>]:"
+               "<goal>. Available lifecycle phases are: {phases}.")
+    phases = ("validate, initialize, generate-sources, process-sources, generate-resources, process-resources, "
+              "compile, process-classes, generate-test-sources, test-compile, package, verify, install, deploy, "
+              "pre-clean, clean, post-clean, pre-site, site, post-site, site-deploy")
+    records = [record("apache/maven", "no-goals", message.replace("{phases}", phases), message),
+               record("pypa/pip", "total-bytes", "Unable to get the total number of bytes, please specify total",
+                      "Unable to get the total number of bytes, please specify total"),
+               record("python/cpython", "path-and-sock", "path and sock can not be specified at the same time",
+                      "path and sock can not be specified at the same time"),
+               record("other/runner", "build-failure", "Build failure: total time and final memory exceeded while "
+                      "scanning projects", "Build failure: total time and final memory exceeded while scanning projects")]
+    paste = ("[INFO] Scanning for projects...\n[INFO] BUILD FAILURE\n[INFO] Total time: 0.099 s\n"
+             "[INFO] Final Memory: 5M/123M\n[ERROR] No goals have been specified for this build. You must specify a valid li")
+    found = search(node_core, records, paste)
+    assert (found["hits"][0], found["match"]) == ("apache/maven no-goals", "likely"), found
