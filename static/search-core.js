@@ -208,13 +208,17 @@
     // Vocabulary files, in case a word is a typo, asked for with the term
     // files: a typo then costs no round of its own (past the first few, it does).
     if (q.typed) q.core.forEach(function (token) { if (mayBeTypo(token)) data.mayNeedNeighbours(stem(token), VOCABULARY_AHEAD); });
-    // A message line of common words alone (`error: invalid argument: -hf`)
-    // is still the message: its words are weighed, with their postings.
-    var messageWords = q.message.filter(known);
-    var commonMessage = messageWords.length >= 2 && !messageWords.some(rare) ? toSet(messageWords) : null;
-    if (commonMessage) messageWords.forEach(function (t) { data.wants(stem(t)); });
+    // A message of common words alone (`error: invalid argument: -hf`) is
+    // still the message: its least common word is weighed, with its postings,
+    // which bring the patterns of the records that have it (one file: the
+    // others' would bring the same records, at a cost).
+    var messageWords = q.message.filter(known), leastCommon = null;
+    if (messageWords.length >= 2 && !messageWords.some(rare)) {
+      leastCommon = messageWords.reduce(function (a, b) { return data.df(stem(b)) < data.df(stem(a)) ? b : a; });
+      data.wants(stem(leastCommon));
+    }
     if (data.pending()) return null;
-    var kept = function (token) { return rare(token) || !!(commonMessage && commonMessage[token]); };
+    var kept = function (token) { return rare(token) || token === leastCommon; };
     var filtered = { core: q.core.filter(kept), context: q.context.filter(rare) };
     if (filtered.core.length || filtered.context.length) { q.core = filtered.core; q.context = filtered.context; }
     // Typos: any word of a short typed query the index does not know. A paste
