@@ -394,7 +394,11 @@
     if (r.code) return "exact";
     var h = held(engine, r, text, q);
     r.held = h;
-    if (h.rare < 1 || raisedElsewhere(engine, r, q)) return "none";
+    if (raisedElsewhere(engine, r, q)) return "none";
+    // A message of common words alone says what it is where the paste names its
+    // repository strongly and holds its pattern whole (`error: invalid argument:
+    // {arg}` under a llama-server command line).
+    if (h.rare < 1) return r.found === "exact" && r.named >= 2 && r.literal >= MATCH.literal ? "likely" : "none";
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                               h.line >= MATCH.shortLine))) return "exact";
     if (r.found === "exact" && r.literal >= MATCH.alone &&

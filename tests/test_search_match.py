@@ -267,10 +267,9 @@ def test_a_paste_starting_past_the_messages_start_finds_its_last_sentence(node_c
     assert (found["hits"][0], found["match"]) == ("numpy/numpy compiled-using-numpy-1", "likely"), found
 
 
-def test_a_message_line_of_common_words_alone_is_still_weighed(node_core):
-    """`error: invalid argument: -hf` after a long command line: every word
-    of the message is common, so a query would leave them out for the
-    command's rarer words, and the record saying it would never be tried."""
+def search_common(node_core, paste) -> dict:
+    """search() where `error`, `invalid` and `argument` are common words, as
+    they are among thousands of records."""
     common = [record(f"other/tool{i}", f"invalid-argument-{i}", f"error: invalid argument {i}",
                      f"error: invalid argument for option number {i}") for i in range(4)]
     records = [record("ggml-org/llama.cpp", "error-invalid-argument", "error: invalid argument: -x",
@@ -278,14 +277,31 @@ def test_a_message_line_of_common_words_alone_is_still_weighed(node_core):
                record("ggml-org/llama.cpp", "failed-to-open-gguf", "failed to open GGUF file 'x.gguf'",
                       "failed to open GGUF file '{fname}' on port", filePath="ggml/src/gguf.cpp"),
                *common]
-    rules = {**search_rules(len(records)), "commonAbove": 3}   # `error`, `invalid`, `argument`: common
-    paste = ("❯ llama-server \\\n    -hf ggml-org/Qwen2.5-Coder-7B-Q8_0-GGUF \\\n    --port 8012 -ngl 99 \\\n"
-             "    --ctx-size 0 --cache-reuse 256\nerror: invalid argument: -hf")
-    found = node_core.evaluate(
+    rules = {**search_rules(len(records)), "commonAbove": 3}
+    return node_core.evaluate(
         "([index, docs, names, rules, q]) => { const r = new ErrorSearch(index, docs, names, rules).search(q, 10);"
         " return {hits: r.map(x => x.doc[1] + ' ' + x.doc[2].split('/')[2]), match: r.match}; }",
         [build_index(records), [result_doc(r) for r in records], repo_names(records), rules, paste])
+
+
+LLAMA_SERVER = ("❯ llama-server \\\n    -hf ggml-org/Qwen2.5-Coder-7B-Q8_0-GGUF \\\n    --port 8012 -ngl 99 \\\n"
+                "    --ctx-size 0 --cache-reuse 256\nerror: invalid argument: -hf")
+
+
+def test_a_message_line_of_common_words_alone_is_still_weighed(node_core):
+    """`error: invalid argument: -hf` after a long command line: every word
+    of the message is common, so a query would leave them out for the
+    command's rarer words, and the record saying it would never be tried."""
+    found = search_common(node_core, LLAMA_SERVER)
     assert found["hits"][0] == "ggml-org/llama.cpp error-invalid-argument", found
+
+
+def test_a_message_of_common_words_is_a_match_where_the_paste_names_its_repository(node_core):
+    """No distinctive word, but its pattern whole under a command that names
+    its repository: llama.cpp's own error. Without the name, only related."""
+    assert search_common(node_core, LLAMA_SERVER)["match"] == "likely"
+    found = search_common(node_core, "$ ./run.sh\nerror: invalid argument: -hf")
+    assert found["match"] == "none", found
 
 
 def test_a_long_message_cut_after_its_first_sentence_is_still_tried(node_core):
