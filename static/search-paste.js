@@ -86,6 +86,12 @@
     /\bpanicked at '([^'\n]+)'/,
   ];
   var PANIC_AT = /\bpanicked at \S+:\d+:\d+:\s*$/;
+  // A logfmt line at an error level (Go's go-kit and logrus loggers): its
+  // `msg` and its `err`, which the program's own text joins as `msg: err`
+  // (`level=error … msg="Opening storage failed" err="open DB…"` is
+  // Prometheus's `opening storage failed: {err}`).
+  var LOGFMT_ERROR = /\blevel=(?:error|err|fatal|crit|critical|panic)\b[^\n]*?\bmsg=(?:"((?:[^"\\\n]|\\.)*)"|([^\s"]+))/i;
+  var LOGFMT_CAUSE = /\berr(?:or)?=(?:"((?:[^"\\\n]|\\.)*)"|([^\s"]+))/;
   var MAX_MESSAGE_LINES = 8;
   // What a CI service or a build tool writes before each line of output: an
   // ISO timestamp (GitHub's and Azure's, with seven decimals), a time of day,
@@ -96,10 +102,19 @@
 
   function messageLines(text) {
     var lines = String(text).split(/\r?\n/), found = [];
+    found.made = [];  // lines read out of a structured log: the text as the program would print it
     for (var i = 0; i < lines.length && found.length < MAX_MESSAGE_LINES; i++) {
       var line = lines[i].slice(0, 2000), prefix = LINE_PREFIX.exec(line);
       line = line.slice(prefix[0].length);
       if (PANIC_AT.test(line) && i + 1 < lines.length) { found.push(lines[i + 1].slice(0, 2000)); continue; }
+      var logfmt = LOGFMT_ERROR.exec(line);
+      if (logfmt) {
+        var cause = LOGFMT_CAUSE.exec(line.slice(logfmt.index + logfmt[0].length)), said = logfmt[1] || logfmt[2];
+        said = (cause ? said + ": " + (cause[1] || cause[2]) : said).replace(/\\(.)/g, "$1");
+        found.push(said);
+        found.made.push(said);
+        continue;
+      }
       var r = 0;
       for (; r < MESSAGE_RULES.length; r++) {
         var match = MESSAGE_RULES[r].exec(line);

@@ -278,7 +278,10 @@
   /* The paste as patterns are sought in it (squashed, its first 20,000
    * characters), worked out once a search. */
   function haystackOf(q, text) {
-    if (q.haystack === undefined) q.haystack = match.squash(text).slice(0, 20000);
+    if (q.haystack === undefined) {
+      q.haystack = match.squash(text).slice(0, 20000);
+      if (q.lines.made && q.lines.made.length) q.haystack += " " + match.squash(q.lines.made.join("\n")).slice(0, NEAR_TEXT);
+    }
     return q.haystack;
   }
 

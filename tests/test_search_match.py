@@ -325,3 +325,20 @@ def test_a_long_message_cut_after_its_first_sentence_is_still_tried(node_core):
              "[INFO] Final Memory: 5M/123M\n[ERROR] No goals have been specified for this build. You must specify a valid li")
     found = search(node_core, records, paste)
     assert (found["hits"][0], found["match"]) == ("apache/maven no-goals", "likely"), found
+
+
+def test_a_logfmt_error_line_reads_as_the_message_its_program_prints(node_core):
+    """`level=error … msg="Opening storage failed" err="open DB…"`: the
+    message and its cause, which Prometheus's own text joins as `opening
+    storage failed: {err}`, among info lines of more words."""
+    records = [record("prometheus/prometheus", "opening-storage-failed", "opening storage failed: open DB: locked",
+                      "opening storage failed: {err}"),
+               record("other/server", "start-listening", "Starting server: listening for connections on 0.0.0.0",
+                      "Starting server: listening for connections on {address}")]
+    paste = ('level=info ts=2017-12-15T10:46:23.745Z caller=main.go:215 msg="Starting Prometheus" version="(2.0.0)"\n'
+             'level=info ts=2017-12-15T10:46:23.749Z caller=web.go:380 component=web msg="Start listening for '
+             'connections" address=0.0.0.0:9090\n'
+             'level=error ts=2017-12-15T10:46:23.749Z caller=main.go:323 msg="Opening storage failed" '
+             'err="open DB in data/: Locked by other process"')
+    found = search(node_core, records, paste)
+    assert (found["hits"][0], found["match"]) == ("prometheus/prometheus opening-storage-failed", "exact"), found
