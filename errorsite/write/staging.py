@@ -67,8 +67,14 @@ class Staging:
     An existing file is never written into: it may be a link to a served file."""
 
     def __init__(self, root: Path, current: Path, from_spare: bool, served_inodes: dict[str, int] | None = None,
-                 listing: tuple[dict[str, int], set[str]] | None = None):
+                 listing: tuple[dict[str, int], set[str]] | None = None, twin: Path | None = None):
         self.root, self.current = str(root), str(current)
+        # A second, empty folder that gets a hard link to each file as it is
+        # put, and each folder: the new site's twin, which becomes the next
+        # build's spare where the swap leaves none (a first build).
+        assert twin is None or not from_spare
+        self.twin = None if twin is None else str(twin)
+        self.twin_inodes: dict[str, int] = {}  # page path → its file's inode, the twin's listing
         self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
         # The spare's files, as its listing tells them (spare_listing), or else
         # as a walk finds them: the listing spares a walk of every folder of
@@ -113,6 +119,9 @@ class Staging:
         else:
             with open(target, "xb") as file:  # "x": two pages never share a file
                 file.write(page.content)
+        if self.twin is not None:
+            os.link(target, f"{self.twin}/{name}")
+            self.twin_inodes[page.path] = os.lstat(target).st_ino
         self.count += 1
 
     def in_place(self, served_path: str | None, previous: str, target: str, spare_inode: int) -> bool:
@@ -147,6 +156,8 @@ class Staging:
                 del self.stale[prefix]
             if prefix not in self.folders:
                 os.mkdir(os.path.join(self.root, prefix))
+                if self.twin is not None:
+                    os.mkdir(os.path.join(self.twin, prefix))
                 self.folders.add(prefix)
             self.used.add(prefix)
 
