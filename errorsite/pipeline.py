@@ -256,12 +256,14 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
             if outcome.claims:
                 unavailable.add(outcome.claims)
             continue
-        summary = sharing_values(outcome.summary)
-        remembered[entry.relative] = outcome._replace(summary=summary).to_json()
-        summaries.append(summary)
+        read_back = isinstance(outcome.pages[0], Reuse)  # Summary.from_json shared its values already
+        if not read_back:
+            outcome = outcome._replace(summary=sharing_values(outcome.summary))
+        remembered[entry.relative] = outcome.to_json()
+        summaries.append(outcome.summary)
         keys.update((page.path, outcome.key) for page in outcome.pages)
         html_paths.append(outcome.pages[0].path)
-        reused += isinstance(outcome.pages[0], Reuse) and outcome.pages[0].origin is None
+        reused += read_back and outcome.pages[0].origin is None
         yield from outcome.pages
     return RecordsDone(summaries, problems, keys, html_paths, remembered, digests, reused,
                        time.perf_counter() - started, kept, unavailable)
