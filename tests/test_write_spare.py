@@ -227,6 +227,22 @@ def test_a_first_build_that_fails_leaves_neither_site_nor_twin(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_first_build_where_files_cannot_be_linked_leaves_no_twin(tmp_path, monkeypatch):
+    """A file system without hard links (FAT, some network shares) refuses the
+    twin's links: the build goes on without one, and the next starts from nothing."""
+    out = tmp_path / "site"
+    real_link = os.link
+
+    def no_links_into_twins(source, target, *args, **kwargs):
+        if ".site.twin-" in str(target):
+            raise PermissionError(1, "Operation not permitted")
+        return real_link(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(staging.os, "link", no_links_into_twins)
+    write_site(out, pages(FIRST), report=lambda line: None)
+    assert tree(out) == expected(FIRST) and sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
 def test_a_first_build_over_a_foreign_spare_leaves_no_twin(tmp_path):
     out, foreign = tmp_path / "site", tmp_path / ".site.spare"
     foreign.mkdir()

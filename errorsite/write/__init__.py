@@ -92,7 +92,7 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callabl
         files = tree.count + 1
         write_own_file(staging / MARKER, marker(finish(), files))
         carry_kept(out_dir, staging)
-        if twin_made:
+        if tree.twin is not None:
             finish_twin(staging, twin, tree.twin_inodes)
         unmark_staging(staging)
         swap_into_place(staging, out_dir)
@@ -100,7 +100,7 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callabl
     finally:
         if swapped:
             keep_as_spare(staging, spare)  # the old site, if it was ours
-            if twin_made:
+            if twin_made and tree.twin is not None:
                 keep_as_spare(twin, spare)
         # After a failure, this build's unfinished folder (begun from the spare or
         # not): kept, it could fill the disk that made the build fail.

@@ -120,9 +120,18 @@ class Staging:
             with open(target, "xb") as file:  # "x": two pages never share a file
                 file.write(page.content)
         if self.twin is not None:
-            os.link(target, f"{self.twin}/{name}")
-            self.twin_inodes[page.path] = os.lstat(target).st_ino
+            self.link_twin(target, name, page.path)
         self.count += 1
+
+    def link_twin(self, target: str, name: str, path: str) -> None:
+        try:
+            os.link(target, f"{self.twin}/{name}")
+        except OSError as error:
+            if error.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP):
+                raise
+            self.twin = None  # a file system without hard links: no twin, and the next build starts from nothing
+            return
+        self.twin_inodes[path] = os.lstat(target).st_ino
 
     def in_place(self, served_path: str | None, previous: str, target: str, spare_inode: int) -> bool:
         """The spare's file is already the previous one (a hard link to it);
