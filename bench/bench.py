@@ -156,9 +156,9 @@ def rebuilds(records: Path, site: Path, options: str) -> dict:
         out["one"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
     finally:
         restore_changed(records)
-    # The record back as it was: a second one-record rebuild, the first to find
-    # a spare (the one before replaced a site that a no-op had left alone, so it
-    # built its staging folder from nothing). Later rebuilds are like this one.
+    # The record back as it was: a second one-record rebuild. The one before
+    # started from the spare the full build left (its site's twin); this one
+    # from the site that one replaced, as every later rebuild does.
     before = measure.file_states(site)
     run = measure.checked(ours(records, site, options, cache=True))
     out["one_back"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))

@@ -165,12 +165,11 @@ class Summary(NamedTuple):
     @classmethod
     def from_json(cls, values: list) -> "Summary":
         """TypeError unless `values` is what to_json gave. Made directly, not
-        with _replace: a rebuild makes one per unchanged record."""
+        with _replace: a rebuild makes one per unchanged record; its values
+        shared as sharing_values shares them."""
         if not isinstance(values, list) or len(values) != len(cls._fields):
             raise TypeError(f"a Summary has {len(cls._fields)} values")
-        values = values.copy()
-        values[_TAGS] = tuple(values[_TAGS])
-        return cls(*values)
+        return cls(*_shared(values.copy()))
 
 
 _TAGS = Summary._fields.index("tags")
@@ -186,12 +185,15 @@ def sharing_values(summary: Summary) -> Summary:
     """`summary` with the strings records have alike shared (sys.intern)
     rather than one copy a record, as they come from JSON or another
     process. The values are the same; only the memory held for them is less."""
-    values = list(summary)
+    return Summary(*_shared(list(summary)))
+
+
+def _shared(values: list) -> list:
     for index in _ALIKE:
         if values[index] is not None:
             values[index] = sys.intern(values[index])
     values[_TAGS] = tuple(sys.intern(tag) for tag in values[_TAGS])
-    return Summary(*values)
+    return values
 
 
 class Page(NamedTuple):

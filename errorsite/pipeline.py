@@ -25,7 +25,7 @@ from .cache.planning import Plan, plan_build, save_trusted_stats, unreadable
 from .cache.previous import Keep
 from .cache.folder import state_folder
 from .cards import card_warnings
-from .cache.stored import save_state
+from .cache.stored import OutcomesRead, save_state
 from .finished import Finished
 from .load import RecordFile, check_not_empty, load_static, load_url_manifest, scan_records, skipped_notes
 from .load.files import printable
@@ -141,7 +141,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
             else site_pages(keeping_last_good(entries, plan.reusable.last_good), total, begun, history,
                             plan.global_pages, strict, jobs, report, progress))
         result = write_build(out_dir, pages, force, report, timings, begun, plan.keep,
-                             lambda: next_build(begun, history, plan.sources, plan.records_folder, *pages.value))
+                             lambda: next_build(begun, history, plan.sources, plan.records_folder, *pages.value),
+                             plan.outcomes_read)
         digests = pages.value[0].digests if pages.value else {}
         result = result._replace(notes=history_notes(history, out_dir, begun.site, shard))
     if result.written:  # a build that wrote nothing leaves nothing in the cache
@@ -255,12 +256,14 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
             if outcome.claims:
                 unavailable.add(outcome.claims)
             continue
-        summary = sharing_values(outcome.summary)
-        remembered[entry.relative] = outcome._replace(summary=summary).to_json()
-        summaries.append(summary)
+        read_back = isinstance(outcome.pages[0], Reuse)  # Summary.from_json shared its values already
+        if not read_back:
+            outcome = outcome._replace(summary=sharing_values(outcome.summary))
+        remembered[entry.relative] = outcome.to_json()
+        summaries.append(outcome.summary)
         keys.update((page.path, outcome.key) for page in outcome.pages)
         html_paths.append(outcome.pages[0].path)
-        reused += isinstance(outcome.pages[0], Reuse) and outcome.pages[0].origin is None
+        reused += read_back and outcome.pages[0].origin is None
         yield from outcome.pages
     return RecordsDone(summaries, problems, keys, html_paths, remembered, digests, reused,
                        time.perf_counter() - started, kept, unavailable)
@@ -284,12 +287,15 @@ def without_duplicates(entries: Iterable[ShardEntry]) -> Iterator[ShardEntry]:
 
 
 def write_build(out_dir: Path, pages: "Finished", force: bool, report: Report, timings: dict[str, float],
-                begun: Start, keep: Keep, next_state: Callable[[], dict]) -> BuildResult:
+                begun: Start, keep: Keep, next_state: Callable[[], dict],
+                unchanged: OutcomesRead = OutcomesRead()) -> BuildResult:
     """Write the pages; once they are written, `next_state()` is kept in the
-    build's own folder for the next build, and the marker ties the site to it."""
+    build's own folder for the next build (the `unchanged` outcomes as they
+    were read), and the marker ties the site to it."""
     try:
         files = write_site(out_dir, pages, force=force, protected=begun.protected, report=report, keep=keep,
-                           finish=lambda: save_state(begun.state_dir, next_state()), state_dir=begun.state_dir)
+                           finish=lambda: save_state(begun.state_dir, next_state(), unchanged),
+                           state_dir=begun.state_dir)
     except StrictFailure as failure:
         records = failure.records
         return BuildResult(len(records.summaries), records.problems, 0, False, {**timings, "records": records.seconds})

@@ -689,11 +689,11 @@ def test_a_file_name_that_is_not_utf8_is_reported(tmp_path):
 
 
 # ---- Nothing lands outside --out ------------------------------------------------------
-def snapshot(root: Path, skip: Path) -> dict[str, bytes | None]:
+def snapshot(root: Path, *skip: Path) -> dict[str, bytes | None]:
     """Every file (with its bytes) and folder (None) under root, but skip."""
     files = {}
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if Path(dirpath, d) != skip]
+        dirnames[:] = [d for d in dirnames if Path(dirpath, d) not in skip]
         for name in dirnames + filenames:
             path = Path(dirpath, name)
             files[path.relative_to(root).as_posix()] = path.read_bytes() if path.is_file() else None
@@ -707,12 +707,13 @@ def test_nothing_is_written_outside_out(tmp_path):
             make(records / name)
     out = tmp_path / "deep" / "er" / "out"
     out.parent.mkdir()  # the build may create --out's parent; it is --out's alone after that
-    before = snapshot(tmp_path, out)
+    spare = out.with_name(".out.spare")  # and the spare beside it, the next build's start
+    before = snapshot(tmp_path, out, spare)
     result, _ = build_quietly(records, out, BASE_URL)
     assert result.written
     build_quietly(records, out, BASE_URL)  # a second build replaces the first
     # the build's state, outcomes and digests are in its cache folder (XDG_CACHE_HOME, the session's), never here
-    assert snapshot(tmp_path, out) == before
+    assert snapshot(tmp_path, out, spare) == before and spare.is_dir()
     assert (out / "index.html").is_file()
 
 

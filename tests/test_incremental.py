@@ -108,6 +108,9 @@ def test_incremental_equals_clean_after_a_change(corpus, tmp_path, change):
     result, _ = build_quietly(records, site, jobs=2)
     clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_manifest=history)
     assert tree(site) == tree(clean)
+    # The unchanged outcomes' lines were copied from the previous file: the same bytes as written anew.
+    assert (state_folder(site) / cache.OUTCOME_FILE).read_bytes() == \
+        (state_folder(clean) / cache.OUTCOME_FILE).read_bytes()
     # Only the changed record's page was rendered again.
     assert result.reused >= result.records - 1 and result.reused >= COUNT - 2
     after, new_bytes = stats(site), tree(site)
@@ -236,7 +239,8 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     assert "outcomes" not in json.loads((state_folder(site) / cache.STATE).read_text())
     opened = []
     real_outcomes = stored.previous_outcomes
-    monkeypatch.setattr(planning, "previous_outcomes", lambda out: opened.append(out) or real_outcomes(out))
+    monkeypatch.setattr(planning, "previous_outcomes",
+                        lambda out, *rest: opened.append(out) or real_outcomes(out, *rest))
     assert build_quietly(records, site)[0].reused == 6 and opened == []  # a no-op
     history = tmp_path / "urls.json"
     shutil.copy(site / "-" / "urls.json", history)
@@ -272,7 +276,8 @@ def test_two_file_names_that_print_alike_are_two_files_to_the_cache(tmp_path):
 
 def test_nothing_private_is_published(tmp_path):
     """The state a rebuild needs (the records' paths, their problems, every
-    outcome) stays in the build's cache folder, and nothing beside the output;
+    outcome) stays in the build's cache folder, and nothing beside the output
+    but the spare, the site's pages;
     inside, a marker of a few hundred bytes with no paths. A state file that is
     not the served site's is not trusted."""
     records = write_records(tmp_path / "deep" / "secret-folder-name" / "records", 3)
@@ -288,7 +293,10 @@ def test_nothing_private_is_published(tmp_path):
             assert b"secret-folder-name" not in content and b"odd.json" not in content, path
     kept = state_folder(site)
     assert (kept / cache.STATE).is_file() and (kept / cache.OUTCOME_FILE).is_file()
-    assert sorted(path.name for path in site.parent.iterdir()) == ["deep", "site"]  # nothing beside the site
+    # nothing beside the site but the spare, public pages only: the twin of the site, linked
+    assert sorted(path.name for path in site.parent.iterdir()) == [".site.spare", "deep", "site"]
+    assert sorted(path.name for path in (site.parent / ".site.spare").rglob(".*") if path.is_file()) == \
+        sorted([cache.LISTING, cache.MARKER, ".nojekyll"])
     assert build_quietly(records, site)[0].timings.keys() == {"read", "unchanged"}
     state = kept / cache.STATE
     state.write_bytes(state.read_bytes().replace(b'"records":4', b'"records":5'))

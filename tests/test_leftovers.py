@@ -1,6 +1,7 @@
 """What a build removes beside its output: only what a dead build left, by
-its exact name (`.NAME.building-PID`, `.NAME.old-PID`)
-and a mark of ours inside, never a folder merely named like one."""
+its exact name (`.NAME.building-PID`, `.NAME.twin-PID`, `.NAME.old-PID`)
+and a mark of ours inside, never a folder merely named like one. A first
+build leaves the spare (`.NAME.spare`) beside its site."""
 from __future__ import annotations
 
 import subprocess
@@ -10,6 +11,7 @@ import pytest
 
 from errorsite import write
 from errorsite.model import Page
+from errorsite.write import MARKER
 from errorsite.write.staging import mark_staging
 
 
@@ -34,7 +36,8 @@ def build(out: Path) -> None:
 
 
 @pytest.mark.parametrize("name", [".site.old-2023", ".site.backup.old-2024", ".site.building-2023",
-                                  ".site.old-2023x", ".site.building-1.bak", ".site.digests-2023"])
+                                  ".site.old-2023x", ".site.building-1.bak", ".site.digests-2023",
+                                  ".site.twin-2023", ".site.twin-1.bak"])
 def test_a_folder_named_like_a_leftover_is_kept(tmp_path, name):
     precious(tmp_path / name)
     build(tmp_path / "site")
@@ -55,7 +58,7 @@ def test_a_staging_folder_is_removed_by_its_mark_naming_it(tmp_path):
     (marked / "a").mkdir(parents=True)
     mark_staging(marked)
     build(tmp_path / "site")
-    assert beside(tmp_path) == ["site"]
+    assert beside(tmp_path) == [".site.spare", "site"]
 
 
 def test_a_mark_copied_from_another_folder_is_not_ours(tmp_path):
@@ -71,7 +74,7 @@ def test_a_mark_copied_from_another_folder_is_not_ours(tmp_path):
 def test_a_staging_folder_killed_before_its_mark_is_removed_only_if_empty(tmp_path):
     (tmp_path / f".site.building-{dead_pid()}").mkdir()
     build(tmp_path / "site")
-    assert beside(tmp_path) == ["site"]
+    assert beside(tmp_path) == [".site.spare", "site"]
 
 
 def test_a_staging_folder_killed_as_it_was_marked_is_removed_only_if_bare(tmp_path):
@@ -81,7 +84,31 @@ def test_a_staging_folder_killed_as_it_was_marked_is_removed_only_if_bare(tmp_pa
     for folder in (bare, used):
         (folder / write.staging.STAGING_MARK).write_bytes(b"")
     build(tmp_path / "site")
-    assert beside(tmp_path) == sorted(["site", used.name]) and (used / "precious.txt").read_text() == "mine"
+    assert beside(tmp_path) == sorted([".site.spare", "site", used.name]) and (used / "precious.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("marked", ["staging", "site"])
+def test_a_first_builds_twin_left_by_a_kill_is_removed_never_served(tmp_path, marked):
+    """A first build killed while linking its twin (marked as staging), or once
+    the twin held the new site's marker (before the swap or after it, before it
+    became the spare): removed by the next build, never put back as the site."""
+    twin = tmp_path / f".site.twin-{dead_pid()}"
+    (twin / "a").mkdir(parents=True)
+    (twin / "a" / "index.html").write_bytes(b"half")
+    if marked == "staging":
+        mark_staging(twin)
+    else:
+        (twin / MARKER).write_text('{"generator": "errorsite"}')
+    build(tmp_path / "site")
+    assert beside(tmp_path) == [".site.spare", "site"]
+    assert (tmp_path / "site" / "index.html").read_bytes() == b"home"
+
+
+def test_a_twin_killed_before_its_mark_is_removed_only_if_empty(tmp_path):
+    empty, used = tmp_path / f".site.twin-{dead_pid()}", precious(tmp_path / f".site.twin-{dead_pid()}")
+    empty.mkdir()
+    build(tmp_path / "site")
+    assert beside(tmp_path) == sorted([".site.spare", "site", used.name])
 
 
 def test_a_staging_folder_begun_from_the_spare_is_removed_by_the_sites_marker(tmp_path):

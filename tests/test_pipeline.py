@@ -252,12 +252,17 @@ def test_a_failing_parallel_build_never_hangs_on_a_busy_machine(tmp_path):
 
 
 def test_the_summaries_kept_share_the_values_records_have_alike():
-    # Two records' summaries as a shard's JSON gives them: every string a copy of its own.
-    first, second = (Summary.from_json(json.loads(json.dumps(summarize(make(i, errorMessage="Timeout")))))
-                     for i in (1, 2))
+    # Two records' summaries as a worker's pickle gives them: every string a copy of its own.
+    made = [json.loads(json.dumps(summarize(make(i, errorMessage="Timeout")))) for i in (1, 2)]
+    first, second = (Summary._make(values)._replace(tags=tuple(values[Summary._fields.index("tags")]))
+                     for values in made)
     assert first.repo is not second.repo
     kept = [sharing_values(summary) for summary in (first, second)]
     assert kept == [first, second]
-    for attr in ("repo", "message", "error_type", "severity"):
-        assert getattr(kept[0], attr) is getattr(kept[1], attr), attr
-    assert kept[0].tags[0] is kept[1].tags[0]
+    # and as a shard's or the previous build's JSON gives them: Summary.from_json shares them itself
+    read_back = [Summary.from_json(values) for values in made]
+    assert read_back == kept
+    for summaries in (kept, read_back):
+        for attr in ("repo", "message", "error_type", "severity"):
+            assert getattr(summaries[0], attr) is getattr(summaries[1], attr), attr
+        assert summaries[0].tags[0] is summaries[1].tags[0]

@@ -1,7 +1,9 @@
 """The spare: a rebuild keeps the site it replaced beside the output
 (`.NAME.spare`) and starts the next build from it, so unchanged files are
-already in place and only what changed is written. Whatever the spare holds,
-the new site is exactly its pages, and the site being served is never touched."""
+already in place and only what changed is written; a first build, which
+replaces no site, leaves its new site's twin there (hard links to its files).
+Whatever the spare holds, the new site is exactly its pages, and the site
+being served is never touched."""
 from __future__ import annotations
 
 import json
@@ -56,9 +58,8 @@ def test_builds_from_the_spare_equal_builds_from_nothing(tmp_path):
         after = inodes(out)
         # A file whose bytes did not change is the previous build's file: same inode.
         assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
-        assert spare.is_dir() == (number > 1)  # the site it replaced
-        if number > 1:
-            assert tree(spare) == expected((FIRST, SECOND, THIRD, FIRST, THIRD)[number - 2])
+        # The site it replaced; after the first build, the site's twin.
+        assert without_listing(tree(spare)) == expected((FIRST, FIRST, SECOND, THIRD, FIRST, THIRD)[number - 1])
     assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
 
 
@@ -142,12 +143,11 @@ def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_p
         assert tree(out) == expected(site), number
         after = inodes(out)
         assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
-        if number > 1:
-            assert without_listing(tree(spare)) == expected(sites[number - 2])
-            listing = json.loads((spare / cache.LISTING).read_text())["pages"]
-            assert {output_name(page): inode for page, inode in listing.items()} == \
-                {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, cache.LISTING)}
-    assert walks == []  # the first two builds had no spare, the others a listed one
+        assert without_listing(tree(spare)) == expected(sites[max(number - 2, 0)])
+        listing = json.loads((spare / cache.LISTING).read_text())["pages"]
+        assert {output_name(page): inode for page, inode in listing.items()} == \
+            {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, cache.LISTING)}
+    assert walks == []  # the first build had no spare, the others a listed one
     assert cache.LISTING not in tree(out)
 
 
@@ -194,6 +194,62 @@ def test_a_site_replaced_by_another_build_in_between_is_not_listed(tmp_path):
                keep=previous.keep)
     assert tree(out) == expected(FIRST) and without_listing(tree(spare)) == expected(THIRD)
     assert not (spare / cache.LISTING).exists()
+
+
+def test_a_first_build_leaves_its_sites_twin_as_the_spare(tmp_path):
+    """No site to replace, so none to keep: the spare is the new site's twin,
+    every file a hard link to the served one, so the next build finds each
+    unchanged file in place and writes only what changed."""
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    write_listed(out, FIRST)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
+    served = inodes(out)
+    assert {name: inode for name, inode in inodes(spare).items() if name != cache.LISTING} == served  # marker too
+    assert all(os.stat(out / name).st_nlink == 2 for name in served)
+    assert not (spare / staging.STAGING_MARK).exists() and (spare / MARKER).exists()
+    write_listed(out, SECOND)
+    after = inodes(out)
+    changed = {name for name, content in expected(SECOND).items() if expected(FIRST).get(name) != content}
+    assert changed == {"index.html", "a/b/index.html", "new/index.html"}
+    assert {name for name in after if after[name] != served.get(name)} == changed | {MARKER}
+    assert tree(out) == expected(SECOND) and without_listing(tree(spare)) == expected(FIRST)
+
+
+def test_a_first_build_that_fails_leaves_neither_site_nor_twin(tmp_path):
+    out = tmp_path / "site"
+
+    def failing():
+        yield from pages(FIRST)[:4]
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(WriteFailed):
+        write_site(out, failing(), report=lambda line: None)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_first_build_where_files_cannot_be_linked_leaves_no_twin(tmp_path, monkeypatch):
+    """A file system without hard links (FAT, some network shares) refuses the
+    twin's links: the build goes on without one, and the next starts from nothing."""
+    out = tmp_path / "site"
+    real_link = os.link
+
+    def no_links_into_twins(source, target, *args, **kwargs):
+        if ".site.twin-" in str(target):
+            raise PermissionError(1, "Operation not permitted")
+        return real_link(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(staging.os, "link", no_links_into_twins)
+    write_site(out, pages(FIRST), report=lambda line: None)
+    assert tree(out) == expected(FIRST) and sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_a_first_build_over_a_foreign_spare_leaves_no_twin(tmp_path):
+    out, foreign = tmp_path / "site", tmp_path / ".site.spare"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    write_site(out, pages(FIRST), report=lambda line: None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
+    assert [p.name for p in foreign.iterdir()] == ["notes.txt"] and tree(out) == expected(FIRST)
 
 
 def test_a_served_file_missing_leaves_the_spare_unlisted(tmp_path):

@@ -18,7 +18,7 @@ from .keys import file_key
 from .plan import (GlobalPages, PreviousBuild, Reusable, comparable, page_keys, reusable_outcomes,
                    unchanged)
 from .previous import Keep
-from .stored import digests_file, load_digests, previous_build, previous_outcomes, save_digests
+from .stored import OutcomesRead, digests_file, load_digests, previous_build, previous_outcomes, save_digests
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Plan:
     global_pages: GlobalPages | None = None  # the previous global pages, if they are still served
     keep: Keep = Keep()                 # what the writer may link from the served site instead of writing it
     record_set: str = ""                # a shard's: what it is cut from (record_set), for assemble to compare
+    outcomes_read: OutcomesRead = OutcomesRead()  # the reused outcomes, as the next build's state may copy them
 
 
 def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: str, files: list[RecordFile],
@@ -55,11 +56,13 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
     sources.update((f"?{problem.path}", unreadable(problem).digest) for problem in unread)
     if unchanged(previous, fingerprint, records_folder, sources, own_history):
         return Plan(records_folder, records_root, names, sources, settled, stats, previous)
+    opened: list = []  # the outcomes file's identity, once it is open
     reusable = reusable_outcomes(previous, fingerprint, records_folder, names, [file.is_link for file in files],
-                                 sources, lambda: previous_outcomes(state_dir)) if use_cache else Reusable({}, {})
+                                 sources, lambda: previous_outcomes(state_dir, opened)) if use_cache else Reusable({}, {})
+    read = OutcomesRead(opened[0], frozenset(names[index] for index in reusable.known)) if opened else OutcomesRead()
     return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable,
                 page_keys(previous, fingerprint), previous.global_pages, previous.keep,
-                record_set(whole, stats) if whole else "")
+                record_set(whole, stats) if whole else "", read)
 
 
 def record_set(scan: Scan, trusted: dict[str, list]) -> str:

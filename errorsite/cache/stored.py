@@ -7,8 +7,9 @@ import hashlib
 import json
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from .. import __version__
 from ..model import inert_json, inert_json_pieces
@@ -79,13 +80,16 @@ def previous_manifest(out_dir: Path, state_dir: Path) -> dict:
     return manifest
 
 
-def previous_outcomes(state_dir: Path) -> Iterator[tuple[str, object]]:
+def previous_outcomes(state_dir: Path, opened: list | None = None) -> Iterator[tuple[str, object]]:
     """Each record file's outcome as the build that wrote the output left it in `state_dir`,
     a line at a time (the file grows with the records, and is never parsed
-    whole); none past a line that is not one.
+    whole); none past a line that is not one. `opened` gets the file's
+    identity (OutcomesRead) once it is open.
     Read only after previous_manifest found the folder's marker ours."""
     try:
         with open(state_dir / OUTCOME_FILE, encoding="utf-8") as lines:
+            if opened is not None:
+                opened.append(identity(os.fstat(lines.fileno())))
             for line in lines:
                 key, outcome = json.loads(line)
                 yield str(key), outcome
@@ -93,14 +97,60 @@ def previous_outcomes(state_dir: Path) -> Iterator[tuple[str, object]]:
         return
 
 
-def save_state(state_dir: Path, state: dict) -> dict:
+class OutcomesRead(NamedTuple):
+    """Outcomes that stand as the previous build left them, by record file
+    key, and the identity of the file they were read from (identity()): its
+    lines for them are this build's, byte for byte, while it is that file."""
+    file: tuple[int, int, int, int] | None = None
+    names: frozenset[str] = frozenset()
+
+
+def identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    """A file told apart from any that replaced it (write_kept renames a new file in)."""
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def save_state(state_dir: Path, state: dict, unchanged: OutcomesRead = OutcomesRead()) -> dict:
     """Keep in `state_dir` what the next build reads (`state`, whose
     "outcomes" go to a file of their own), atomically, before the site it
-    describes is swapped in; the marker's fields that tie that site to it."""
+    describes is swapped in; the marker's fields that tie that site to it.
+    The `unchanged` outcomes' lines are copied from the file they were read
+    from, if it is still there, rather than made again."""
     outcomes = state.pop("outcomes", {})
     make_state_folder(state_dir)
-    write_kept(state_dir / OUTCOME_FILE, (inert_json([key, outcomes[key]]) + b"\n" for key in sorted(outcomes)))
+    with outcomes_before(state_dir / OUTCOME_FILE, unchanged.file) as before:
+        write_kept(state_dir / OUTCOME_FILE, outcome_lines(outcomes, unchanged.names, before))
     return {"fingerprint": state.get("fingerprint", ""), "state": write_kept(state_dir / STATE, inert_json_pieces(state))}
+
+
+@contextmanager
+def outcomes_before(path: Path, read: tuple[int, int, int, int] | None) -> Iterator[Iterator[bytes]]:
+    """The lines of the outcomes file at `path` if it is the one read
+    (`read`, its identity()); else none."""
+    try:
+        file = open(path, "rb") if read is not None else None
+    except OSError:
+        file = None
+    if file is None or identity(os.fstat(file.fileno())) != read:
+        if file is not None:
+            file.close()
+        yield iter(())
+        return
+    with file:
+        yield iter(file)
+
+
+def outcome_lines(outcomes: dict[str, list], unchanged: frozenset[str], before: Iterator[bytes]) -> Iterator[bytes]:
+    """One line an outcome, sorted by file key: for an unchanged one, its
+    line in `before` (which holds them, sorted the same way), else made."""
+    for key in sorted(outcomes):
+        if key in unchanged:
+            start = b"[" + inert_json(key) + b","
+            line = next((line for line in before if line.startswith(start)), None)
+            if line is not None:
+                yield line
+                continue
+        yield inert_json([key, outcomes[key]]) + b"\n"
 
 
 def state_digest(content: bytes) -> str:

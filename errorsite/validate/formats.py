@@ -29,6 +29,16 @@ def slug_problems(original: str) -> str | None:
     file system: words of letters, marks and digits (any script), single
     hyphens between."""
     slug = normalized_slug(original)
+    if _ASCII_SLUG.fullmatch(slug) and len(slug) <= MAX_SEGMENT_BYTES and slug not in DEVICE_NAMES:
+        return None  # as slug_rule says, told by one match: most slugs are ASCII
+    return slug_rule(original, slug)
+
+
+_ASCII_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def slug_rule(original: str, slug: str) -> str | None:
+    """slug_problems for `slug`, `original` normalized, in any script."""
     words = slug.split("-")
     if not all(word and unicodedata.category(word[0])[0] in "LN"
                and all(unicodedata.category(c)[0] in "LMN" for c in word) for word in words) \

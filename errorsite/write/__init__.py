@@ -25,13 +25,14 @@ from ..cache.previous import Keep
 from ..cache.stored import marker
 from ..model import Page, Reuse
 from .guard import OutputRefused, check_output, made_by_us
-from .spare import carry_kept, describe_spare, keep_as_spare, spare_listing, take_spare
+from .spare import carry_kept, describe_spare, finish_twin, keep_as_spare, spare_listing, take_spare
 from .staging import Staging, mark_staging, unmark_staging, write_own_file
 from .swap import build_lock, remove_leftovers, sweep_leftovers, swap_into_place
 
 __all__ = ["MARKER", "OutputRefused", "WriteFailed", "check_output", "made_by_us", "sweep_leftovers", "write_site"]
 
 SPARE = "spare"             # .NAME.spare beside the output: the site before, the next build's start
+TWIN = "twin"               # .NAME.twin-PID: a first build's links to its new site, the spare once it is swapped in
 
 
 class WriteFailed(Exception):
@@ -72,27 +73,40 @@ def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False
 def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callable[[], dict], keep: Keep) -> int:
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
     spare = out_dir.with_name(f".{out_dir.name}.{SPARE}")
-    swapped = False
+    twin = out_dir.with_name(f".{out_dir.name}.{TWIN}-{os.getpid()}")
+    swapped, twin_made = False, False
     try:
         from_spare = take_spare(spare, staging)
         mark_staging(staging)
-        tree = Staging(staging, out_dir, from_spare, keep.inodes, spare_listing(staging) if from_spare else None)
+        if not from_spare and not out_dir.exists() and not spare.exists() and not spare.is_symlink():
+            # No site for the swap to leave as the spare: the new site's twin
+            # will be, so the next build finds every unchanged file in place.
+            twin.mkdir()
+            twin_made = True
+            mark_staging(twin)
+        tree = Staging(staging, out_dir, from_spare, keep.inodes, spare_listing(staging) if from_spare else None,
+                       twin if twin_made else None)
         for page in pages:
             tree.put(page)
         tree.remove_stale()
         files = tree.count + 1
         write_own_file(staging / MARKER, marker(finish(), files))
         carry_kept(out_dir, staging)
+        if tree.twin is not None:
+            finish_twin(staging, twin, tree.twin_inodes)
         unmark_staging(staging)
         swap_into_place(staging, out_dir)
         swapped = True
     finally:
         if swapped:
             keep_as_spare(staging, spare)  # the old site, if it was ours
+            if twin_made and tree.twin is not None:
+                keep_as_spare(twin, spare)
         # After a failure, this build's unfinished folder (begun from the spare or
         # not): kept, it could fill the disk that made the build fail.
         shutil.rmtree(staging, ignore_errors=True)
+        if twin_made:
+            shutil.rmtree(twin, ignore_errors=True)  # gone if it became the spare
     if swapped and keep.served is not None:
         describe_spare(spare, keep.served)
     return files
-

@@ -38,16 +38,29 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
     try:
         if os.lstat(spare).st_ino != served.folder or not made_by_us(spare):
             return
-        with open(spare / LISTING, "x", encoding="utf-8") as file:
-            # Never served, so plain JSON; in slices, so never one string the
-            # size of the site's listing (nor json.dump's piece per value).
-            file.write('{"pages":{')
-            items = iter(served.inodes.items())
-            for index, piece in enumerate(iter(lambda: dict(itertools.islice(items, _LISTED_AT_A_TIME)), {})):
-                file.write(("," if index else "") + json.dumps(piece, separators=(",", ":"))[1:-1])
-            file.write("}}")
+        write_listing(spare, served.inodes)
     except OSError:
         (spare / LISTING).unlink(missing_ok=True)
+
+
+def finish_twin(staging: Path, twin: Path, inodes: dict[str, int]) -> None:
+    """A first build's twin of its new site (its files linked as they were
+    written) made a spare: the new site's marker and the twin's listing, then
+    unmarked. From here a build killed leaves it with the marker that says ours."""
+    os.link(staging / MARKER, twin / MARKER)
+    write_listing(twin, inodes)
+    (twin / STAGING_MARK).unlink()
+
+
+def write_listing(folder: Path, inodes: dict[str, int]) -> None:
+    with open(folder / LISTING, "x", encoding="utf-8") as file:
+        # Never served, so plain JSON; in slices, so never one string the
+        # size of the site's listing (nor json.dump's piece per value).
+        file.write('{"pages":{')
+        items = iter(inodes.items())
+        for index, piece in enumerate(iter(lambda: dict(itertools.islice(items, _LISTED_AT_A_TIME)), {})):
+            file.write(("," if index else "") + json.dumps(piece, separators=(",", ":"))[1:-1])
+        file.write("}}")
 
 
 _LISTED_AT_A_TIME = 10_000

@@ -67,8 +67,14 @@ class Staging:
     An existing file is never written into: it may be a link to a served file."""
 
     def __init__(self, root: Path, current: Path, from_spare: bool, served_inodes: dict[str, int] | None = None,
-                 listing: tuple[dict[str, int], set[str]] | None = None):
+                 listing: tuple[dict[str, int], set[str]] | None = None, twin: Path | None = None):
         self.root, self.current = str(root), str(current)
+        # A second, empty folder that gets a hard link to each file as it is
+        # put, and each folder: the new site's twin, which becomes the next
+        # build's spare where the swap leaves none (a first build).
+        assert twin is None or not from_spare
+        self.twin = None if twin is None else str(twin)
+        self.twin_inodes: dict[str, int] = {}  # page path → its file's inode, the twin's listing
         self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
         # The spare's files, as its listing tells them (spare_listing), or else
         # as a walk finds them: the listing spares a walk of every folder of
@@ -113,7 +119,19 @@ class Staging:
         else:
             with open(target, "xb") as file:  # "x": two pages never share a file
                 file.write(page.content)
+        if self.twin is not None:
+            self.link_twin(target, name, page.path)
         self.count += 1
+
+    def link_twin(self, target: str, name: str, path: str) -> None:
+        try:
+            os.link(target, f"{self.twin}/{name}")
+        except OSError as error:
+            if error.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP):
+                raise
+            self.twin = None  # a file system without hard links: no twin, and the next build starts from nothing
+            return
+        self.twin_inodes[path] = os.lstat(target).st_ino
 
     def in_place(self, served_path: str | None, previous: str, target: str, spare_inode: int) -> bool:
         """The spare's file is already the previous one (a hard link to it);
@@ -147,6 +165,8 @@ class Staging:
                 del self.stale[prefix]
             if prefix not in self.folders:
                 os.mkdir(os.path.join(self.root, prefix))
+                if self.twin is not None:
+                    os.mkdir(os.path.join(self.twin, prefix))
                 self.folders.add(prefix)
             self.used.add(prefix)
 

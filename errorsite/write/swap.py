@@ -69,16 +69,16 @@ def remove_leftovers(out_dir: Path, state_dir: Path) -> None:
     for kind, leftover in dead:
         if leftover.is_symlink():
             continue
-        if leftover.is_dir() and (made_by_us(leftover) or (kind == "building" and is_staging(leftover))):
+        if leftover.is_dir() and (made_by_us(leftover) or (kind != "old" and is_staging(leftover))):
             shutil.rmtree(leftover, ignore_errors=True)
-        elif kind == "building":
+        elif kind != "old":
             _remove_if_bare(leftover)  # killed before it could mark the folder it had just made
 
 
 def leftovers(out_dir: Path) -> list[tuple[str, Path]]:
     """(kind, path) of what lies beside the output under a name only a build gives:
-    `.NAME.building-PID`, `.NAME.old-PID`."""
-    named = re.compile(rf"\.{re.escape(out_dir.name)}\.(building|old)-[0-9]+")
+    `.NAME.building-PID`, `.NAME.twin-PID`, `.NAME.old-PID`."""
+    named = re.compile(rf"\.{re.escape(out_dir.name)}\.(building|twin|old)-[0-9]+")
     try:
         names = sorted(os.listdir(out_dir.parent))
     except OSError:

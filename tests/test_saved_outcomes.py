@@ -1,0 +1,73 @@
+"""The outcomes a rebuild keeps for the next one: the lines of those that
+stand as the previous build left them are copied from its file, byte for
+byte what writing them again would give, and only while that file is the one
+they were read from."""
+from __future__ import annotations
+
+import os
+
+from errorsite import cache
+from errorsite.cache import stored
+from errorsite.model import inert_json
+
+OUTCOMES = {"a.json": [[], ["a", "<b>"], ["a/"], "k1"], "b.json": [[], ["b"], ["b/"], "k2"],
+            "c&d.json": [[["c&d.json", "tags", "dropped"]], ["c"], ["c/"], "k3"], "e.json": [[], ["e"], ["e/"], "k4"]}
+
+
+def written(outcomes: dict) -> bytes:
+    return b"".join(inert_json([key, outcomes[key]]) + b"\n" for key in sorted(outcomes))
+
+
+def read_back(folder) -> tuple[dict, stored.OutcomesRead]:
+    opened: list = []
+    outcomes = dict(stored.previous_outcomes(folder, opened))
+    return outcomes, opened[0]
+
+
+def saved(folder, outcomes: dict, unchanged: stored.OutcomesRead) -> bytes:
+    stored.save_state(folder, {"outcomes": dict(outcomes)}, unchanged)
+    return (folder / cache.OUTCOME_FILE).read_bytes()
+
+
+def test_unchanged_outcomes_are_copied_and_the_file_is_as_written_anew(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
+    assert (folder / cache.OUTCOME_FILE).read_bytes() == written(OUTCOMES)
+    previous, file = read_back(folder)
+    assert previous == OUTCOMES
+    now = {**{key: previous[key] for key in ("a.json", "c&d.json", "e.json")},  # b.json removed
+           "b2.json": [[], ["b2"], ["b2/"], "k5"], "e.json": [[], ["e", "edited"], ["e/"], "k6"]}
+    encoded = []
+    real = stored.inert_json
+    monkeypatch.setattr(stored, "inert_json", lambda value: encoded.append(value) or real(value))
+    content = saved(folder, now, stored.OutcomesRead(file, frozenset({"a.json", "c&d.json"})))
+    assert content == written(now)
+    # Only the new and the changed lines were made (and the two copied lines' starts).
+    assert sorted(value[0] for value in encoded if isinstance(value, list)) == ["b2.json", "e.json"]
+
+
+def test_a_replaced_outcomes_file_is_not_copied_from(tmp_path):
+    """Another build may have replaced the file since this one read it: its
+    lines are then not this build's, so every line is written anew."""
+    folder = tmp_path / "cache"
+    stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
+    previous, file = read_back(folder)
+    other = {**OUTCOMES, "a.json": [[], ["another build's"], ["a/"], "k1"]}
+    stored.save_state(folder, {"outcomes": dict(other)})
+    assert saved(folder, previous, stored.OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
+
+
+def test_an_outcomes_file_changed_in_place_is_not_copied_from(tmp_path):
+    folder = tmp_path / "cache"
+    stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
+    previous, file = read_back(folder)
+    path = folder / cache.OUTCOME_FILE
+    with open(path, "r+b") as handle:
+        handle.write(handle.read().replace(b'"<b>"', b'"<x>"'))
+    os.utime(path, ns=(file[3] + 10**9, file[3] + 10**9))
+    assert saved(folder, previous, stored.OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
+
+
+def test_without_a_file_read_every_line_is_written(tmp_path):
+    folder = tmp_path / "cache"
+    assert saved(folder, OUTCOMES, stored.OutcomesRead(None, frozenset(OUTCOMES))) == written(OUTCOMES)
