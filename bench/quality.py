@@ -64,12 +64,17 @@ def record_path(document: dict) -> str:
     return f"/{record['repo'].lower()}/{record['slug']}/"
 
 
+PLACEHOLDER = re.compile(r"\{[^{}\s]*\}")
+
+
+def pattern_of(document: dict) -> str:
+    """A record's message pattern, or its message where it has none."""
+    return document["record"].get("messagePattern") or document["record"]["errorMessage"]
+
+
 # Repositories whose code raises another's errors: a rename, or a vendored copy.
 SAME_CODE = {"ggerganov/llama.cpp": "ggml-org/llama.cpp", "ollama/ollama": "ggml-org/llama.cpp",
              "ggerganov/whisper.cpp": "ggml-org/whisper.cpp"}
-
-
-PLACEHOLDER = re.compile(r"\{[^{}\s]*\}")
 
 
 def _literal_regex(text: str) -> str:
@@ -95,22 +100,20 @@ def wraps(outer: dict, inner: dict, paste: str) -> bool:
     after it) and begins with the inner's message, perhaps after labels
     (`ERROR: failed to solve: `). The inner's pattern needs 11 letters of its
     own."""
-    def pattern(document: dict) -> str:
-        return document["record"].get("messagePattern") or document["record"]["errorMessage"]
-
     def parts(text: str) -> list[str]:
         return [" ".join(part.split()) for part in PLACEHOLDER.split(text.casefold()) if part.strip()]
 
+    inner_text, outer_text = pattern_of(inner), pattern_of(outer)
     flat = " ".join(paste.casefold().split())
-    if len(re.sub(r"[^a-z]", "", literal(pattern(inner)))) < 11 or not all(
-            part in flat for part in parts(pattern(inner)) + parts(pattern(outer))[:1]):
+    if len(re.sub(r"[^a-z]", "", literal(inner_text))) < 11 or not all(
+            part in flat for part in parts(inner_text) + parts(outer_text)[:1]):
         return False   # most pairs: a cheap test before the expressions
-    inner_regex = re.compile(r"[^\n]*?".join(_literal_regex(part) for part in PLACEHOLDER.split(pattern(inner))),
+    inner_regex = re.compile(r"[^\n]*?".join(_literal_regex(part) for part in PLACEHOLDER.split(inner_text)),
                              re.IGNORECASE)
-    placeholders = list(PLACEHOLDER.finditer(pattern(outer)))
+    placeholders = list(PLACEHOLDER.finditer(outer_text))
     for i, at in enumerate(placeholders):
-        head = pattern(outer)[:at.start()]
-        after = pattern(outer)[at.end():placeholders[i + 1].start() if i + 1 < len(placeholders) else None]
+        head = outer_text[:at.start()]
+        after = outer_text[at.end():placeholders[i + 1].start() if i + 1 < len(placeholders) else None]
         if len(re.sub(r"[^a-z]", "", literal(head))) < 8:
             continue
         until = f"(?={_literal_regex(after.strip())}|$)" if after.strip() else "$"
@@ -152,7 +155,7 @@ def same_error(document: dict) -> tuple[str, str]:
     """Two sets may hold the same error of the same repository (requests'
     MissingSchema is in two): one record, which both sets' queries expect."""
     record = document["record"]
-    return record["repo"].lower(), literal(record.get("messagePattern") or record["errorMessage"])
+    return record["repo"].lower(), literal(pattern_of(document))
 
 
 def _add(key: str, document: dict, documents: dict, sets: dict) -> str:
@@ -230,7 +233,7 @@ def code_queries(suite: Suite) -> list[Query]:
 
 
 def literal(pattern: str) -> str:
-    return re.sub(r"\{[^{}\s]*\}", "{}", pattern or "").casefold()
+    return PLACEHOLDER.sub("{}", pattern or "").casefold()
 
 
 def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[str] = ()) -> list[dict]:
@@ -242,9 +245,9 @@ def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[st
     from bench.corpus import make_records
     left_out = {key for name in leave_out for key in suite.sets.get(name, ())}
     real = [d for key, d in suite.documents.items() if key not in left_out]
-    same = {literal(d["record"].get("messagePattern") or d["record"]["errorMessage"]) for d in suite.documents.values()}
+    same = {literal(pattern_of(d)) for d in suite.documents.values()}
     made = [d for d in make_records(distractors, seed=seed, reserved=list(suite.documents.values()))
-            if literal(d["record"].get("messagePattern") or d["record"]["errorMessage"]) not in same]
+            if literal(pattern_of(d)) not in same]
     taken, documents = set(), []
     for document in [*real, *made]:
         if record_path(document) not in taken:

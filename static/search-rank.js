@@ -146,9 +146,9 @@
       var matcher = engine.matcher(r.ref);
       if (r.shared < EXACT_SHARE) {
         var pasted = pastedWords(q, text);
-        r.shared = Math.max(r.shared + unaskedShare(engine, r, pasted, queryTokens), literalShare(engine, r, pasted));
+        r.shared = Math.max(r.shared + unaskedShare(engine, r, pasted, queryTokens), matcher ? literalShare(matcher, pasted) : 0);
         // A long message cut after its first sentence: that sentence's words are there.
-        if (r.shared < EXACT_SHARE && !(matcher && matcher.head && headShare(matcher, pasted) >= HEAD_TRY_SHARE)) return;
+        if (r.shared < EXACT_SHARE && !(matcher && matcher.head && literalShare(matcher.head, pasted) >= HEAD_TRY_SHARE)) return;
       }
       if (matcher) r.pattern = match.exactValue(matcher, haystack);
       if (r.pattern) { found = true; r.found = "exact"; r.literal = matcher.literal; }
@@ -251,22 +251,14 @@
     return Math.min(hits, r.words) / r.words;
   }
 
-  /* The share of the words of a record's pattern (its literal text) that
-   * the paste has: a message's own words count its values too (a path, a
-   * list of file names), which a paste of another instance lacks. */
-  function literalShare(engine, r, pasted) {
-    var matcher = engine.matcher(r.ref);
-    if (!matcher) return 0;
+  /* The share of the words of a pattern's literal text (a record's, or its
+   * first sentence's) that the paste has: a message's own words count its
+   * values too (a path, a list of file names), which a paste of another
+   * instance lacks. */
+  function literalShare(matcher, pasted) {
     var literal = literalWords(matcher), hits = 0;
     for (var i = 0; i < literal.length; i++) if (pasted[literal[i]]) hits++;
     return literal.length ? hits / literal.length : 0;
-  }
-
-  /* The share of the words of a pattern's first sentence that the paste has. */
-  function headShare(matcher, pasted) {
-    var words = literalWords(matcher.head), hits = 0;
-    for (var i = 0; i < words.length; i++) if (pasted[words[i]]) hits++;
-    return words.length ? hits / words.length : 0;
   }
 
   /* The distinct words of a pattern's literal text, worked out once a matcher. */
