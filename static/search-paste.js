@@ -177,7 +177,7 @@
   // weak), "stdlib" (weak: most tracebacks pass through Python's own
   // library), "repo" (github.com/owner/name, or a GitHub Action's
   // owner/name@ref), "package" (dotted: first part strong, the rest weak),
-  // "path" (a `::` path: its first part), "command" (the program a shell
+  // "namespace" (capitalised: its first part alone, strong), "path" (a `::` path: its first part), "command" (the program a shell
   // prompt runs). A folder separator is `/`, or one or two backslashes:
   // Windows paths, as printed or as escaped in a string.
   var NAME_RULES = [
@@ -191,6 +191,18 @@
     [/(?:^|\s)(?:uses:|Run)[ \t]+([\w-]+\/[\w.-]+)@[\w.-]+/gm, "repo"],  // a GitHub Action: `Run actions/cache@v4`
     [/\b(?:golang\.org\/x|gopkg\.in|go\.uber\.org|google\.golang\.org|k8s\.io)\/([A-Za-z][\w-]*)/g, "name"],
     [/(?:^|[^\w.$\/\\-])((?:[a-z_][\w]*\.)+)[A-Z][\w$]*/gm, "package"],
+    // Capitalised namespaces: PHP's `Illuminate\Database\QueryException`, and
+    // .NET's of three parts or more (`Npgsql.Internal.TypeHandlers`), which
+    // a sentence's `Foo.Bar` is not.
+    // Each is read whole, as an atomic group would (`(?=(…))\1`): no
+    // backtracking into a long run of parts.
+    [/(?:^|[^\w\\\/:.$-])(?=((?:[A-Z][A-Za-z0-9_]*\\{1,2})+[A-Z][A-Za-z0-9_]*))\1(?![\w.\\])/gm, "namespace"],
+    [/(?:^|[^\w.$\/\\-])(?=((?:[A-Z][A-Za-z0-9_]*\.){2,}[A-Z][A-Za-z0-9_]*))\1/gm, "namespace"],
+    // Installed packages by their folders: Composer's `vendor/laravel/framework/`
+    // (its vendor and package, as on GitHub; not Go's `vendor/github.com/…`),
+    // RubyGems' `gems/actionpack-5.0.1/`.
+    [/(?:^|[\/\\\s])vendor(?:\/|\\{1,2})(?![\w-]+\.[a-z]{2,}(?:\/|\\))([a-z0-9][\w.-]*(?:\/|\\{1,2})[a-z0-9][\w.-]*)(?:\/|\\{1,2})/g, "repo"],
+    [/(?:^|[\/\\\s\]])gems(?:\/|\\{1,2})([A-Za-z_][\w-]*?)-\d+(?:\.\d+)+[\w.-]*(?:\/|\\{1,2})/g, "name"],
     [/(?:^|[^\w:])([a-z_][a-z0-9_]*)::/gm, "path"],
     [/^[ \t]*(?:[$#>%][ \t]+)?(?:\.{1,2}[\/\\])?([a-z][a-z0-9_.-]*[a-z0-9])(?=:[ \t]|[ \t]+--?[a-z])/gm, "name"],
     // A tool's tag before its message: `[vite]: …`, `Error: [webpack-cli] …`.
@@ -253,10 +265,11 @@
         } else if (rule[1] === "repo") {
           addName(names, name.toLowerCase().replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG);
           addAliases(names, name.split("/")[1].replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG, rules);
-        } else if (rule[1] === "package") {
-          var parts = name.split(".").filter(function (p) { return p.length > 1; });
-          while (parts.length > 1 && rules.domains.indexOf(parts[0]) >= 0) parts.shift();
-          if (!parts.length || rules.builtinRoots.indexOf(parts[0]) >= 0) continue;
+        } else if (rule[1] === "package" || rule[1] === "namespace") {
+          var parts = name.split(/[.\/]/).filter(function (p) { return p.length > 1; });
+          while (parts.length > 1 && rules.domains.indexOf(parts[0].toLowerCase()) >= 0) parts.shift();
+          if (rule[1] === "namespace") parts = parts.slice(0, 1);  // `Json` in `Newtonsoft.Json` is no library's name
+          if (!parts.length || rules.builtinRoots.indexOf(parts[0].toLowerCase()) >= 0) continue;
           parts.forEach(function (part, i) {
             nameAliases(part, rules).forEach(function (k) { addName(names, k, i ? WEAK : STRONG); });
           });

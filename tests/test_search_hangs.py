@@ -62,6 +62,11 @@ CASES = {
     "100 KB of spaces and dots": ("cannot open {path}", "cannot open a/b/c.txt",
                                   "Error: cannot open x " + ". " * 50_000),
     "100 KB dotted name": ("cannot open {path}", "cannot open a/b/c.txt", "Error: cannot open " + "a." * 50_000),
+    # The namespace and installed-package name rules: long runs of their parts.
+    "100 KB PHP namespace": ("cannot open {path}", "cannot open a/b/c.txt", "Error: " + "Ab\\" * 25_000 + "x"),
+    "100 KB .NET namespace": ("cannot open {path}", "cannot open a/b/c.txt", "Error: " + "Ab." * 33_334 + "x"),
+    "100 KB vendor folders": ("cannot open {path}", "cannot open a/b/c.txt", "vendor/" * 14_286),
+    "100 KB gems folders": ("cannot open {path}", "cannot open a/b/c.txt", "gems/a-1.2" * 10_000),
     "100 KB of colons and digits": ("cannot open {path}", "cannot open a/b/c.txt",
                                     "Error: cannot open x " + "a:1" * 33_334),
     # The rules for what prompts, tools and CI services write before a line.

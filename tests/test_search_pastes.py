@@ -255,6 +255,14 @@ def paste_names(node_core, text: str) -> dict:
     ('ERROR  [vite]: Rollup failed to resolve import "vue"', "vite", 2),
     ("Error: [webpack-cli] Failed to load config", "webpack", 2),
     ("Run actions/download-artifact@v4.1.7", "actions/download-artifact", 2),
+    # Namespaces, PHP's and .NET's, by their first part past a vendor; and
+    # installed packages by Composer's and RubyGems' folders.
+    ("Illuminate\\Database\\QueryException: SQLSTATE[HY000] [2002] Connection refused", "illuminate", 2),
+    ("  at Npgsql.Internal.TypeHandlers.TimestampTzHandler.ValidateAndGetLength(DateTime value)", "npgsql", 2),
+    ("Microsoft.EntityFrameworkCore.Internal.ConcurrencyDetector.EnterCriticalSection()", "entityframeworkcore", 2),
+    ("  at vendor/laravel/framework/src/Illuminate/Database/Connection.php:760", "laravel/framework", 2),
+    ("in F:\\app\\vendor\\guzzlehttp\\guzzle\\src\\Client.php:187", "guzzlehttp/guzzle", 2),
+    ("[GEM_ROOT]/gems/actionpack-5.0.1/lib/action_controller/metal/request_forgery_protection.rb:195", "actionpack", 2),
 ])
 def test_windows_paths_prompts_and_tags_name_a_repository(node_core, paste, name, strength):
     assert paste_names(node_core, paste).get(name) == strength, paste_names(node_core, paste)
@@ -264,6 +272,19 @@ def test_windows_paths_prompts_and_tags_name_a_repository(node_core, paste, name
                                    "[ERROR] Failed to compile", "> quoted text in an issue"])
 def test_runners_and_levels_name_nothing(node_core, paste):
     assert paste_names(node_core, paste) == {}
+
+
+@pytest.mark.parametrize("paste, names", [
+    # A namespace's later parts are no library's names (`Json`), nor is a vendor or a runtime's root.
+    ("Newtonsoft.Json.JsonSerializationException: Could not create", {"newtonsoft": 2}),
+    ("System.InvalidOperationException: Sequence contains no elements", {}),
+    ("Unhandled exception. System.IO.IOException: The process cannot access the file", {}),
+    # A Windows path is no namespace; Go's vendored modules are named by their import path.
+    ('File "C:\\Users\\Dillon\\AppData\\Roaming\\Tool\\main.py", line 3', {}),
+    ("vendor/github.com/spf13/cobra/command.go:1015", {"spf13/cobra": 2, "cobra": 2}),
+])
+def test_namespaces_and_vendor_folders_name_only_the_library(node_core, paste, names):
+    assert paste_names(node_core, paste) == names
 
 
 def test_message_lines_past_ci_and_tool_prefixes(node_core):

@@ -25,6 +25,8 @@ SOURCE_ROOTS = frozenset({
 })
 # Reverse-domain prefixes of Java-style packages: `com.fasterxml.jackson` is fasterxml's.
 DOMAINS = frozenset({"com", "org", "io", "net", "dev", "me", "co", "edu", "gov", "uk", "de", "fr", "app"})
+# The vendor before a .NET namespace: `Microsoft.EntityFrameworkCore` is EntityFrameworkCore.
+VENDORS = frozenset({"microsoft"})
 # Roots of a language's own library: they name no repository in a record's class.
 BUILTIN_ROOTS = frozenset({"std", "core", "alloc", "java", "javax", "jdk", "sun", "kotlin", "scala",
                            "builtins", "system", "node", "internal", "crate", "self", "super"})
@@ -49,14 +51,14 @@ RUNNERS = frozenset({"npm", "yarn", "pnpm", "bun", "node", "deno", "python", "py
                      "cat", "echo", "make", "start"})
 _SEPARATORS = re.compile(r"[-.\s]+")
 _KEY = re.compile(r"^[a-z0-9_][a-z0-9_/@]*$")
-_CLASS_SPLIT = re.compile(r"::|\.")
+_CLASS_SPLIT = re.compile(r"::|\.|\\")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 
 def name_rules() -> dict[str, list[str]]:
     """The word lists the browser reads a paste's names with, for meta.json."""
     return {"generic": sorted(GENERIC), "prefixes": list(PREFIXES), "suffixes": list(SUFFIXES),
-            "domains": sorted(DOMAINS), "builtinRoots": sorted(BUILTIN_ROOTS),
+            "domains": sorted(DOMAINS | VENDORS), "builtinRoots": sorted(BUILTIN_ROOTS),
             "launchers": list(LAUNCHERS), "runners": sorted(RUNNERS)}
 
 
@@ -81,12 +83,15 @@ def name_aliases(name: str) -> list[str]:
 
 
 def class_names(error_class: str) -> list[str]:
-    """The package of a dotted or `::` class: `requests.exceptions.InvalidURL` → requests."""
+    """The package of a dotted, `::` or PHP class: `requests.exceptions.InvalidURL` → requests,
+    `Illuminate\\Database\\QueryException` → Illuminate."""
     parts = [part for part in _CLASS_SPLIT.split(error_class.strip()) if part]
     if len(parts) < 2 or not all(_IDENTIFIER.match(part) for part in parts):
         return []
     names = []
-    if parts[0].lower() in DOMAINS and len(parts) > 2:
+    if parts[0].lower() in VENDORS and len(parts) > 2:
+        parts = parts[1:]
+    elif parts[0].lower() in DOMAINS and len(parts) > 2:
         parts = parts[1:]
         names = [parts[1]] if len(parts) > 2 else []  # com.fasterxml.jackson: fasterxml, jackson
     if parts[0].lower() in BUILTIN_ROOTS:
