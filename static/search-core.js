@@ -198,6 +198,7 @@
     var rare = function (token) { return !isCommon(data, stem(token)); };
     q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
     q.named = data.named(found, names);
+    q.names = found;
     q.raised = paste.raisedIn(text, data.rules.facets && data.rules.facets.extensions);
     // A query of common words alone needs their postings: asked for with the words.
     var words = q.core.concat(q.context).map(stem);

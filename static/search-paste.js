@@ -39,6 +39,12 @@
     ["context", /^[^\S\n]*Caused by:/gm],
     ["frame", /(?:^|\s)at\s+(?:[\w$.<>\[\]]+\s+)?\(?(?:[A-Za-z]:)?[^\s()]*:\d+:\d+\)?/gm],
     ["frame", /^[^\S\n]*at\s+[\w$.<>\/\[\]]+(?:\s+\[as [^\]\n]*\])?\s*\((?:[^()\n]*:\d+|Native Method|Unknown Source|native)\)/gm],
+    // .NET frames without a file: `at Ns.Type.Method(DateTime value, Param p)`,
+    // a line that is only `Ns.Type`1.Method(Entry entry):184` (as error trackers print them), and
+    // Visual Studio's call stack, `Module.dll!Ns.Type.Method()`.
+    ["frame", /^[^\S\n]*at[^\S\n]+[\w`$<>\[\],]+(?:\.[\w`$<>\[\],]+){2,}\([\w`$<>\[\],.&*? ]*\)(?:[^\S\n]+in[^\S\n][^\n]*)?[^\S\n]*$/gm],
+    ["frame", /^[^\S\n]*[A-Z][\w`]*(?:\.[\w`<>]+){2,}\([\w`$<>\[\],.&*? ]*\)(?::\d+)?[^\S\n]*$/gm],
+    ["frame", /^[^\S\n]*>?[^\S\n]*[\w.]+\.(?:dll|exe)![\w`$<>.]+\([^()\n]*\)[^\n]*$/gm],
     ["context", /(?<![\w.@~\/\\-])(?:[A-Za-z]:)?(?:[\w.@~-]*[\/\\])+[\w.@-]+\.\w{1,6}(?::\d+){1,2}:?/g],
     ["drop", /\[?\b\d{4}[-\/]\d{2}[-\/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\]?/g],
     ["drop", /\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g],

@@ -84,7 +84,8 @@
    *    A record whose error class the query names in its text (`DTypeMismatchBinaryOp
  *    on add`) comes after those, before the rest;
  * 2. for a paste of stack frames with no message line, the repositories
-   *    the frames name;
+   *    the frames name, then among their records the rarer words of the
+   *    frames (frameWords);
    * 3. the weighted sum of query coverage, lunr's score, message coverage and
    *    a named repository; ties fall to the record's position. */
   /* Whether a term's match is one that decides what the error is: in its
@@ -175,10 +176,29 @@
     });
     holdingMatches(engine, exact, haystack);
     var framesOnly = q.frames > 0 && !q.lines.length && !found;
+    if (framesOnly) frameWords(engine, q, ranked);
     ranked.sort(function (a, b) {
-      return (b.value - a.value) || (framesOnly ? b.named - a.named : 0) || (b.score - a.score) || (a.ref - b.ref);
+      return (b.value - a.value) || (framesOnly ? (b.named - a.named) || (b.frameWords - a.frameWords) : 0) ||
+        (b.score - a.score) || (a.ref - b.ref);
     });
     return ranked;
+  }
+
+  /* For a paste of frames alone, among the records of the libraries it
+   * names: how rare the frames' other words each record has are (the sum of
+   * their idf), since the library's name, which all of them share, says
+   * nothing more, and a record whose text names the method that threw
+   * (`IdentityMap.ThrowIdentityConflict`) is where the error came from. */
+  function frameWords(engine, q, ranked) {
+    var names = toSet(Object.keys(q.names || {}).concat(engine.rules.names.domains).map(stem));
+    ranked.forEach(function (r) {
+      var sum = 0;
+      if (r.named) r.terms.forEach(function (t) {
+        var df = engine.df(t);
+        if (!names[t] && df && !engine.isCommon(t)) sum += Math.log(1 + engine.records / df);
+      });
+      r.frameWords = sum;
+    });
   }
 
   /* A pattern found whole around the place another record's pattern is

@@ -229,6 +229,38 @@ def test_frames_alone_rank_the_named_librarys_records_first(node_core):
     assert repos(node_core, records, paste) == ["psf/requests", "other/http"]
 
 
+def efcore_records():
+    conflict = record("dotnet/efcore", "tracked", "The instance of entity type 'A' cannot be tracked",
+                      "The instance of entity type '{type}' cannot be tracked", errorClass="System.InvalidOperationException",
+                      filePath="src/EFCore/Properties/CoreStrings.resx",
+                      doc="CoreStrings.IdentityConflict, thrown by IdentityMap.ThrowIdentityConflict when a key is tracked twice.")
+    design = record("dotnet/efcore", "design", "Unable to create a 'DbContext': add a factory to Microsoft.EntityFrameworkCore",
+                    "Unable to create a '{type}': add a factory to Microsoft.EntityFrameworkCore",
+                    errorClass="Microsoft.EntityFrameworkCore.Design.OperationException",
+                    filePath="src/EFCore.Design/Properties/DesignStrings.resx")
+    other = record("other/tracker", "add", "cannot add entry: key already tracked")
+    return [conflict, design, other]
+
+
+@pytest.mark.parametrize("paste", [
+    # As an error tracker prints them: no `at`, no file.
+    "Microsoft.EntityFrameworkCore.ChangeTracking.Internal.IdentityMap`1.ThrowIdentityConflict(InternalEntityEntry entry):184\n"
+    "Microsoft.EntityFrameworkCore.ChangeTracking.Internal.IdentityMap`1.Add(TKey key, InternalEntityEntry entry)\n"
+    "Microsoft.EntityFrameworkCore.ChangeTracking.Internal.StateManager.StartTracking(InternalEntityEntry entry):106",
+    # .NET's own, without a file, and Visual Studio's call stack.
+    "   at Microsoft.EntityFrameworkCore.ChangeTracking.Internal.IdentityMap`1.ThrowIdentityConflict(InternalEntityEntry entry)\n"
+    "   at Microsoft.EntityFrameworkCore.ChangeTracking.Internal.IdentityMap`1.Add(TKey key, InternalEntityEntry entry)",
+    ">\tMicrosoft.EntityFrameworkCore.dll!Microsoft.EntityFrameworkCore.ChangeTracking.Internal.IdentityMap`1"
+    ".ThrowIdentityConflict(InternalEntityEntry entry)\tUnknown\tNon-user code. Skipped loading symbols.",
+])
+def test_dotnet_frames_alone_rank_the_record_that_names_the_throwing_method(node_core, paste):
+    """.NET frames name the library by namespace (its vendor left out); among
+    its records, the one whose text names the method that threw comes first,
+    not the one whose message repeats the library's name."""
+    assert node_core.evaluate("t => ErrorSearch.analyse(t).lines.length", paste) == 0
+    assert ranked(node_core, efcore_records(), paste)[:2] == ["dotnet/efcore tracked", "dotnet/efcore design"]
+
+
 # ---- 5. What Windows, shell prompts, tools and CI services write around a message ----------
 
 def paste_names(node_core, text: str) -> dict:
