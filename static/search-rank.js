@@ -301,11 +301,24 @@
    * edit (`laest`: least): asked of the first result only. */
   function everyWordNear(q, r) {
     var fuzzy = toSet(Object.keys(q.fuzzy || {}).map(stem)), stems = q.core.map(stem);
-    return r.everyWord || (stems.length > 0 && stems.every(function (s) {
-      return inMessage(r.metadata[s]) || (fuzzy[s] === true && r.terms.some(function (t) {
-        return inMessage(r.metadata[t]) && nearlyEqual(t, s);
+    var slips = toSet(Object.keys(q.fuzzy || {}).filter(tokens.nearStopWord).map(stem));
+    var said = function (s) {
+      return says(r.metadata[s]) || slips[s] === true || (fuzzy[s] === true && r.terms.some(function (t) {
+        return says(r.metadata[t]) && nearlyEqual(t, s);
       }));
+    };
+    // A compound (`kv_cache_enabled`) is said when its parts are (`kv_cache_enabled=true`);
+    // `no-warmup` has one part, `warmup`, which says too little.
+    return r.everyWord || (stems.length > 0 && q.core.every(function (token, i) {
+      var parts = (token.match(/[\p{L}\p{N}]+/gu) || []).filter(tokens.keepPart);
+      return said(stems[i]) || (parts.length > 1 && parts.every(function (part) { return said(stem(part)); }));
     }));
+  }
+
+  /* A typed word the record has: in its message, or naming where it is
+   * raised (`cobra duplicate argument`, `metavoice kv_cache_enabled`). */
+  function says(fields) {
+    return inMessage(fields) || !!(fields && (fields.repo || fields.file));
   }
 
   /* The paste's words (its first 20,000 characters), worked out once a search. */

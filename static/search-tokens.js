@@ -22,6 +22,23 @@
     return lunr.stopWordFilter(word) === undefined;
   }
 
+  /* Whether a typed word is a stop word but for one slip of the keys (a
+   * letter left out, added, changed, or two swapped: `laest`, `shoudl`), which
+   * the index, having no stop words, cannot correct. */
+  var LETTERS = "abcdefghijklmnopqrstuvwxyz";
+  function nearStopWord(word) {
+    if (isStopWord(word) || !/^[a-z]{5,8}$/.test(word)) return false;  // `jest` is no slip of `just`
+    for (var i = 0; i <= word.length; i++) {
+      var head = word.slice(0, i), tail = word.slice(i);
+      if (tail && isStopWord(head + tail.slice(1))) return true;
+      if (tail.length > 1 && isStopWord(head + tail[1] + tail[0] + tail.slice(2))) return true;
+      for (var c = 0; c < LETTERS.length; c++) {
+        if (isStopWord(head + LETTERS[c] + tail) || (tail && isStopWord(head + LETTERS[c] + tail.slice(1)))) return true;
+      }
+    }
+    return false;
+  }
+
   function trimConnectors(text) {
     var start = 0, end = text.length;
     while (start < end && CONNECTORS.indexOf(text[start]) >= 0) start++;
@@ -96,5 +113,5 @@
   }
 
   return { tokenize: tokenize, stem: stem, unique: unique, toSet: toSet, DIGITS: DIGITS, stemsOf: stemsOf,
-           marks: marks };
+           marks: marks, nearStopWord: nearStopWord, keepPart: keepPart };
 });

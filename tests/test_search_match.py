@@ -224,6 +224,35 @@ def test_a_typed_query_with_a_typo_in_every_word_of_the_message_is_a_match(node_
     assert (found["hits"][0], found["match"]) == ("spf13/cobra accepts-at-most", "likely"), found
 
 
+@pytest.mark.parametrize("query", [
+    "GroupNorm rank at laest 3",             # a slip of a stop word (`least`), which the index cannot correct
+    "candle groupnorm rank",                  # the repository's name
+    "groupnorm.rs input_rank",                # the file's name; a compound whose parts are in the message
+])
+def test_a_typed_query_whose_words_are_the_messages_or_name_where_it_is_raised_is_a_match(node_core, query):
+    records = [record("huggingface/candle", "groupnorm", "input rank for groupnorm should be at least 3",
+                      "input rank for groupnorm should be at least 3", filePath="candle-nn/src/groupnorm.rs"),
+               record("other/norm", "rank", "rank must be positive", filePath="src/rank.py")]
+    found = search(node_core, records, query)
+    assert (found["hits"][0], found["match"]) == ("huggingface/candle groupnorm", "likely"), found
+
+
+@pytest.mark.parametrize("query", [
+    "jest groupnorm rank",                    # `jest` is a word, not a slip of `just`
+    "no-groupnorm rank",                      # a compound of one part and a stop word says no more than its part
+])
+def test_a_typed_word_the_record_does_not_have_is_no_match(node_core, query):
+    records = [record("huggingface/candle", "groupnorm", "input rank for groupnorm should be at least 3",
+                      "input rank for groupnorm should be at least 3", filePath="candle-nn/src/groupnorm.rs")]
+    assert search(node_core, records, query)["match"] == "none"
+
+
+def test_only_a_slip_of_a_stop_word_is_one(node_core):
+    words = ["laest", "shoudl", "becuase", "jest", "teh", "rank", "least", "groupnorm"]
+    assert node_core.evaluate("ws => ws.map(ErrorSearchTokens.nearStopWord)", words) == [
+        True, True, True, False, False, False, False, False]
+
+
 def test_a_paste_naming_the_repository_with_every_word_of_its_message_is_a_match(node_core):
     """curl's own prompt and every word of its message: its error, even when
     a wrapper's record, with every word of the paste, keeps its pattern from
