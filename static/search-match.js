@@ -35,6 +35,9 @@
   // left out of a title, cut from a paste, or reworded from release to release.
   var LONG_WORDS = /[\p{L}\p{N}_]{4,}/gu;
   var HEAD_END = /[.!?](?=\s)|\n/, SENTENCE_ENDS = new RegExp(HEAD_END.source, "g");
+  // Where in its input a parser failed, which it adds after its message
+  // (serde_json's ` at line 1 column 5`): no part of a longer phrase.
+  var POSITION_AFTER = /^ *,? *(?:at )?line:? \d+,? column:? \d+(?!\w)/;
   var WORD = /^[\p{L}\p{N}_]/u, WORD_END = /[\p{L}\p{N}_]$/u, LETTER = /^\p{L}/u, LETTER_END = /\p{L}$/u;
 
   function squash(text) {
@@ -364,6 +367,7 @@
   }
 
   function letterAfter(text, i) {
+    if (POSITION_AFTER.test(text.slice(i, i + 40))) return false;
     while (i < text.length && text.charCodeAt(i) === 32) i++;
     return LETTER.test(text.slice(i, i + 2));
   }

@@ -98,6 +98,10 @@
   // Prometheus's `opening storage failed: {err}`).
   var LOGFMT_ERROR = /\blevel=(?:error|err|fatal|crit|critical|panic)\b[^\n]*?\bmsg=(?:"((?:[^"\\\n]|\\.)*)"|([^\s"]+))/i;
   var LOGFMT_CAUSE = /\berr(?:or)?=(?:"((?:[^"\\\n]|\\.)*)"|([^\s"]+))/;
+  // serde_json's error as Rust's `{:?}` prints it, in every `unwrap()` panic
+  // on one: `Error("expected value", line: 1, column: 1)` is its `expected
+  // value at line 1 column 1`.
+  var SERDE_JSON_DEBUG = /\bError\("((?:[^"\\\n]|\\.){1,500})", line: (\d+), column: (\d+)\)/;
   var MAX_MESSAGE_LINES = 8;
   // What a CI service or a build tool writes before each line of output: an
   // ISO timestamp (GitHub's and Azure's, with seven decimals), a time of day,
@@ -109,14 +113,22 @@
   function messageLines(text) {
     var lines = String(text).split(/\r?\n/), found = [];
     found.made = [];  // lines read out of a structured log: the text as the program would print it
-    for (var i = 0; i < lines.length && found.length < MAX_MESSAGE_LINES; i++) {
+    for (var i = 0, said; i < lines.length && found.length < MAX_MESSAGE_LINES; i++) {
       var line = lines[i].slice(0, 2000), prefix = LINE_PREFIX.exec(line);
       line = line.slice(prefix[0].length);
       if (PANIC_AT.test(line) && i + 1 < lines.length) { found.push(lines[i + 1].slice(0, 2000)); continue; }
       var logfmt = LOGFMT_ERROR.exec(line);
       if (logfmt) {
-        var cause = LOGFMT_CAUSE.exec(line.slice(logfmt.index + logfmt[0].length)), said = logfmt[1] || logfmt[2];
+        var cause = LOGFMT_CAUSE.exec(line.slice(logfmt.index + logfmt[0].length));
+        said = logfmt[1] || logfmt[2];
         said = (cause ? said + ": " + (cause[1] || cause[2]) : said).replace(/\\(.)/g, "$1");
+        found.push(said);
+        found.made.push(said);
+        continue;
+      }
+      var serde = SERDE_JSON_DEBUG.exec(line);
+      if (serde) {
+        said = serde[1].replace(/\\(.)/g, "$1") + " at line " + serde[2] + " column " + serde[3];
         found.push(said);
         found.made.push(said);
         continue;

@@ -398,6 +398,7 @@
     rareShare: 0.2,       // …and this share of its words
     wordsShare: 0.6,      // this share of its words held, two of them distinctive,
     wordsLine: 0.7,       // making this share of the line
+    classRecords: 2,      // an error class named with its library, of at most this many records
   };
 
   /* The runtimes whose errors are raised by their own code, told by their
@@ -416,6 +417,17 @@
     return languages.length > 0 && !languages.some(function (l) { return (RUNTIME[l] || l) === runtime; });
   }
 
+  /* Whether the paste names an error class that this record raises and at
+   * most MATCH.classRecords records have (`GuzzleHttp\Exception\ClientException`,
+   * candle's `DTypeMismatchBinaryOp`): with its library named, the class is
+   * the error, as a code is. */
+  function ownClass(engine, q, r) {
+    return (q.classes || []).some(function (c) {
+      var s = stem(c), fields = r.metadata[s];
+      return !!(fields && fields.cls) && engine.df(s) <= MATCH.classRecords;
+    });
+  }
+
   function judge(engine, text, q, ranked) {
     var r = ranked[0];
     if (!r) return "none";
@@ -423,15 +435,18 @@
     var h = held(engine, r, text, q);
     r.held = h;
     if (raisedElsewhere(engine, r, q)) return "none";
+    var classSays = r.named > 0 && r.classNamed && ownClass(engine, q, r);
     // A message of common words alone says what it is where the paste names its
     // repository strongly and holds its pattern whole (`error: invalid argument:
     // {arg}` under a llama-server command line).
-    if (h.rare < 1) return r.found === "exact" && r.named >= 2 && r.literal >= MATCH.literal ? "likely" : "none";
+    if (h.rare < 1) {
+      return classSays || (r.found === "exact" && r.named >= 2 && r.literal >= MATCH.literal) ? "likely" : "none";
+    }
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                               h.line >= MATCH.shortLine))) return "exact";
     if (r.found === "exact" && r.literal >= MATCH.alone &&
         match.standsAlone(engine.matcher(r.ref), haystackOf(q, text))) return "likely";
-    if (r.found === "head" && r.literal >= MATCH.literal) return "likely";
+    if (classSays || (r.found === "head" && r.literal >= MATCH.literal)) return "likely";
     if (r.found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return "likely";
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
       return "likely";

@@ -165,19 +165,20 @@ def short_messages():
     ]
 
 
-@pytest.mark.parametrize("query, first", [
-    ("error: RPC failed; curl 18 transfer closed with outstanding read data remaining", "git/git rpc-failed"),
+@pytest.mark.parametrize("query, first, match", [
+    ("error: RPC failed; curl 18 transfer closed with outstanding read data remaining", "git/git rpc-failed", "likely"),
     ("2026/09/01 05:56:12 github.com/o/store/enrollment.go:198 record not found\n[0.290ms] [rows:0] SELECT * FROM x",
-     "go-gorm/gorm record-not-found"),
+     "go-gorm/gorm record-not-found", "likely"),
+    # serde_json's error as `{:?}` prints it is read as its message line: the whole of that line.
     ("thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: "
-     "Error(\"missing field `name`\", line: 0, column: 0)', src/main.rs:4:5", "serde-rs/serde missing-field"),
+     "Error(\"missing field `name`\", line: 0, column: 0)', src/main.rs:4:5", "serde-rs/serde missing-field", "exact"),
 ])
-def test_a_short_message_standing_alone_is_a_match(node_core, short_messages, query, first):
+def test_a_short_message_standing_alone_is_a_match(node_core, short_messages, query, first, match):
     """A pattern too short to be exact alone is a match where it stands as a
     message of its own: after `error: `, a location or a quote, nothing of
     another sentence around it."""
     found = search(node_core, short_messages, query)
-    assert (found["hits"][0], found["match"]) == (first, "likely"), found
+    assert (found["hits"][0], found["match"]) == (first, match), found
 
 
 @pytest.mark.parametrize("query", [
@@ -251,6 +252,46 @@ def test_only_a_slip_of_a_stop_word_is_one(node_core):
     words = ["laest", "shoudl", "becuase", "jest", "teh", "rank", "least", "groupnorm"]
     assert node_core.evaluate("ws => ws.map(ErrorSearchTokens.nearStopWord)", words) == [
         True, True, True, False, False, False, False, False]
+
+
+@pytest.fixture(scope="module")
+def classed():
+    return [record("guzzle/guzzle", "client-error", "Client error: `GET /x` resulted in a `404 Not Found` response",
+                   "Client error: `{method} {uri}` resulted in a `{code} {reason}` response",
+                   errorClass="GuzzleHttp\\Exception\\ClientException", filePath="src/Exception/RequestException.php"),
+            record("other/http", "client", "client request failed", errorClass="http.ClientError", filePath="http/client.py"),
+            record("a/one", "invalid", "sequence contains no elements", errorClass="System.InvalidOperationException"),
+            record("b/two", "invalid", "collection was modified", errorClass="System.InvalidOperationException"),
+            record("c/three", "invalid", "the connection is closed", errorClass="System.InvalidOperationException")]
+
+
+def test_an_error_class_named_with_its_library_is_a_match(node_core, classed):
+    """Guzzle's class, with its namespace: the class is the error, as a code is."""
+    found = search(node_core, classed, "Fatal error: Uncaught GuzzleHttp\\Exception\\ClientException")
+    assert (found["hits"][0], found["match"]) == ("guzzle/guzzle client-error", "likely"), found
+
+
+@pytest.mark.parametrize("query", [
+    "Uncaught ClientException",                                   # its library not named
+    "System.InvalidOperationException: the operation failed",     # a class many records raise
+])
+def test_an_error_class_alone_or_shared_is_no_match(node_core, classed, query):
+    assert search(node_core, classed, query)["match"] == "none"
+
+
+def test_serde_jsons_error_as_rust_prints_it_is_its_message(node_core):
+    """`{:?}` of serde_json's error, in an `unwrap()` panic, is the message its
+    Display prints; and the position it adds after a message leaves the
+    message standing alone."""
+    records = [record("serde-rs/json", "expected-value", "expected value at line 1 column 1",
+                      "expected value at line {line} column {column}"),
+               record("serde-rs/serde", "missing-field", "missing field `name`", "missing field `{field}`"),
+               record("other/parser", "value", "expected a value here")]
+    found = search(node_core, records, "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: "
+                                       "Error(\"expected value\", line: 1, column: 1)', src/main.rs:4:5")
+    assert (found["hits"][0], found["match"]) == ("serde-rs/json expected-value", "exact"), found
+    found = search(node_core, records, "Serde json error: missing field `message` at line 1 column 34513")
+    assert (found["hits"][0], found["match"]) == ("serde-rs/serde missing-field", "likely"), found
 
 
 def test_a_paste_naming_the_repository_with_every_word_of_its_message_is_a_match(node_core):
