@@ -85,6 +85,7 @@
     /\bwhat\(\):\s+(\S.*)$/,
     /^\s*(?:[a-z]+ )?(?:error|fatal|panic)(?:\[\w+\])?:\s+(\S.*)$/i,
     /^\s*(?:Value|Assertion) error,\s+(\S.*)$/,
+    /^\s*(?:Bug|BUG|Bug report|Question|Regression):\s+(\S.*)$/,  // an issue title's prefix
     /^\s*\u00d7\s+(\S.*)$/,
     /^\s*\[(?!(?:info|debug|trace|notice|verbose)\])@?[\w.-]+(?:\/[\w.-]+)?\]:?\s+([^\d\s|].*)$/i,  // not `[GIN] 2024/06/07 | 200 |`
     /\b(?:ERROR|FATAL|CRITICAL|SEVERE|ERRO)\b\s*\]?:?\s*(\S.*)$/,
@@ -141,6 +142,16 @@
       if (r === MESSAGE_RULES.length && prefix[1] && /\S/.test(line)) found.push(line);
     }
     return found;
+  }
+
+  // ---- A paste cut before its error ------------------------------------------
+  // Python prints a chained exception's cause first: a paste that stops at
+  // `The above exception was the direct cause of the following exception:`
+  // holds the cause's message and frames, not the error that followed.
+  var CUT_BEFORE_ERROR = /(?:was the direct cause of the following exception|another exception occurred):\s*$/;
+
+  function cutBeforeError(text) {
+    return CUT_BEFORE_ERROR.test(String(text).slice(-200));
   }
 
   // ---- Where the error was raised: the languages of the paste's frames ------
@@ -308,6 +319,7 @@
     messageLines: messageLines,
     pasteNames: pasteNames,
     raisedIn: raisedIn,
+    cutBeforeError: cutBeforeError,
     nameKey: nameKey,
     nameAliases: nameAliases,
   };

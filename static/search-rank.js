@@ -175,7 +175,8 @@
       if (r.pattern) found = true;
     });
     holdingMatches(engine, exact, haystack);
-    var framesOnly = q.frames > 0 && !q.lines.length && !found;
+    // Frames without the error's message: none of its lines, or only a cause's (q.cut).
+    var framesOnly = q.frames > 0 && (!q.lines.length || q.cut) && !found;
     if (framesOnly) frameWords(engine, q, ranked);
     ranked.sort(function (a, b) {
       return (b.value - a.value) || (framesOnly ? (b.named - a.named) || (b.frameWords - a.frameWords) : 0) ||

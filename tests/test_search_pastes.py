@@ -261,6 +261,27 @@ def test_dotnet_frames_alone_rank_the_record_that_names_the_throwing_method(node
     assert ranked(node_core, efcore_records(), paste)[:2] == ["dotnet/efcore tracked", "dotnet/efcore design"]
 
 
+def test_a_paste_cut_before_its_error_ranks_by_its_frames_not_its_causes_message(node_core):
+    """Python prints a chained exception's cause first: a paste stopping at
+    `…direct cause of the following exception:` holds the cause's message,
+    and the error that followed is the named library's."""
+    records = [record("aio-libs/aiohttp", "cannot-connect", "Cannot connect to host x:443 ssl:default [refused]",
+                      "Cannot connect to host {host}:{port} ssl:{ssl} [{os_error}]",
+                      errorClass="aiohttp.client_exceptions.ClientConnectorError", filePath="aiohttp/client_exceptions.py",
+                      doc="The connector wraps the OSError from create_connection."),
+               record("python/cpython", "semaphore", "create_connection failed: the semaphore timeout period has expired",
+                      filePath="Lib/asyncio/base_events.py")]
+    paste = ('Traceback (most recent call last):\n'
+             '  File "E:\\Python3\\lib\\site-packages\\aiohttp\\connector.py", line 980, in _wrap_create_connection\n'
+             '    return await self._loop.create_connection(*args, **kwargs)\n'
+             '  File "E:\\Python3\\lib\\asyncio\\base_events.py", line 1076, in create_connection\n'
+             '    raise exceptions[0]\n'
+             'OSError: [WinError 121] The semaphore timeout period has expired\n\n'
+             'The above exception was the direct cause of the following exception:\n')
+    assert repos(node_core, records, paste)[0] == "aio-libs/aiohttp"
+    assert repos(node_core, records, paste.rsplit("\n\n", 1)[0])[0] == "python/cpython"  # the cause alone: its own
+
+
 # ---- 5. What Windows, shell prompts, tools and CI services write around a message ----------
 
 def paste_names(node_core, text: str) -> dict:
@@ -326,12 +347,13 @@ def test_message_lines_past_ci_and_tool_prefixes(node_core):
              "09:14:05.225 [vite]: Rollup failed to resolve import \"vue\"\n"
              "[GIN] 2024/06/07 - 09:15:59 | 200 |       127.0.0.1 | HEAD     \"/\"\n"  # a request log, not a message
              "  Value error, regex is removed. use pattern instead\n"
-             "value error: bad literal")
+             "value error: bad literal\n"
+             "Bug: Fixture mocker not found")
     assert node_core.evaluate("t => ErrorSearch.analyse(t).lines", paste) == [
         "Unable to download artifact(s): Artifact not found",
         "pip subprocess to install build dependencies did not run successfully.",
         "Something broke in the app", 'Rollup failed to resolve import "vue"',
-        "regex is removed. use pattern instead", "bad literal"]
+        "regex is removed. use pattern instead", "bad literal", "Fixture mocker not found"]
     core = node_core.evaluate("t => ErrorSearch.analyse(t).core", "\n".join(paste.split("\n")[:3]))
     assert "error" not in core and "src/main.js" not in core and "main" not in core  # the marks are noise
 
