@@ -218,6 +218,7 @@ def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | Non
         short_sha=short_sha,
         commit_url=f"https://github.com/{r.repo}/commit/{r.analyzed_sha}" if r.analyzed_sha else None,
         source_lines=source_lines,
+        page_line=page_line,  # the raising line, when source_lines has it
         line_counter_start=line_counter_start(source_lines[0].number) if source_lines else "",
         code_blocks=code_blocks,
         prose=prose,
