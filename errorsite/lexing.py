@@ -8,7 +8,7 @@ letter, a comment's slash). Here each state keeps, by character, the rules
 whose match can start with it, in their order, and tries only those. It picks
 the same rule: a rule left out would have failed where it stands, so the
 first rule that matches is the same. At the end of the text only the rules
-that can match nothing are tried.
+that can match nothing are tried; at a character outside ASCII, every rule.
 
 What a match can start with is read from the re module's own parse of the
 pattern: the first one-character items it can meet (stepping over anchors,
@@ -123,14 +123,19 @@ def _one_character(leaf: tuple, flags: int) -> Callable[[str], object]:
 
 
 class _ByCharacter(dict):
-    """A state's rules that can match at a character, in their order."""
+    """A state's rules that can match at a character, in their order: kept
+    for ASCII characters; at any other, every rule is tried, as Pygments
+    does, so that what is kept stays small whatever characters a text holds."""
 
     def __init__(self, rules: list[tuple]):
         super().__init__()
         self.rules = [(rule, first_characters(rule)) for rule in rules]
+        self.every = tuple(rules)
         self.at_end = tuple(rule for rule, starts in self.rules if starts is None)
 
     def __missing__(self, char: str) -> tuple:
+        if not char.isascii():
+            return self.every
         rules = self[char] = tuple(rule for rule, starts in self.rules if starts is None or starts(char))
         return rules
 

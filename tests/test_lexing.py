@@ -66,7 +66,7 @@ class Tricky(RegexLexer):
 @pytest.mark.parametrize("text", [
     "SELECT 'a' \"b\" 1212 12 3.14 if x /* a * b */ while\n",
     "select\n'unclosed\n/* open ** \n*/ 7.7.7 else\n",
-    "", "\n\n", "%%% ^^^\n",
+    "", "\n\n", "%%% ^^^\n", "ſelect é \u212a 1\n",
 ])
 def test_tricky_rules_give_the_same_tokens(text):
     assert_same_tokens(Tricky(), text)
@@ -84,6 +84,7 @@ def test_a_state_tries_at_a_character_only_the_rules_that_can_start_with_it():
     assert patterns(root["%"]) == []
     assert patterns(root.at_end) == []  # at the end, only what can match nothing
     assert patterns(lexing._plan(Tricky())["star"].at_end) == [""]  # default()
+    assert patterns(root["é"]) == patterns(Tricky._tokens["root"]) and "é" not in root  # outside ASCII: every rule
 
 
 @pytest.mark.parametrize("pattern, starts, not_starts", [
