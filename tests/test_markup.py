@@ -32,9 +32,27 @@ def test_plain_prose_skips_the_parser_and_gives_markdown_its_html(text):
     assert str(markdown(text)) == prose._MD.render(text)
 
 
+# Sentences of words, Markdown's syntax and code spans (`name`, some with
+# spaces, backticks or markup inside), as record prose has them.
+SPANS = st.builds("`{}`".format, st.text(alphabet=PROSE + " \u00a0é", max_size=6))
+SENTENCES = st.lists(st.one_of(st.text(alphabet=PROSE, max_size=6), SPANS), max_size=6).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(SENTENCES)
+@example("`constructor` raises `Invalid<Arg>` with \"x\" when `a & b` fails")
+@example("Use `x` (see ` y `) and `\u00a0z`")
+@example("`0``0`")
+def test_prose_with_code_spans_gives_markdown_its_html_and_text(text):
+    assert str(markdown(text)) == prose._MD.render(text)
+    assert plain_text(text) == prose._parsed_text(text)
+
+
 def test_the_fast_path_takes_ordinary_list_items():
     assert prose._PLAIN.match("Pin cpython and read its changelog, then test (again)")
-    assert not prose._PLAIN.match("- a list") and not prose._PLAIN.match("Use `x`")
+    assert prose._PLAIN.match("Check the value you pass to `constructor` and fix it before the call")
+    assert not prose._PLAIN.match("- a list") and not prose._PLAIN.match("Use ` x `")
+    assert not prose._PLAIN.match("Use ``x``") and not prose._PLAIN.match("Use `x")
 
 
 def test_markdown_returns_markup():
