@@ -6,7 +6,9 @@ import re
 import pytest
 from hypothesis import example, given, settings, strategies as st
 from markupsafe import Markup
+from pygments.lexer import RegexLexer
 from pygments.lexers import BashSessionLexer, PythonLexer, RustLexer, TextLexer
+from pygments.token import Name, Whitespace
 
 from errorsite.markup import prose
 from errorsite.markup import (highlight_block, highlight_lines, is_safe_link, lexer_for, line_counter_css,
@@ -232,6 +234,16 @@ def test_highlight_leaves_blanks_and_unstyled_tokens_unwrapped():
     assert str(line.html) == ('    <span class="kd">let</span> total <span class="o">=</span> a.len();')
     [indented] = highlight_lines("\t\tx = 1", lexer_for("a.py"))
     assert str(indented.html).startswith("\t\tx ")
+
+
+class MarksWithWhitespace(RegexLexer):
+    """A lexer that calls a visible character whitespace, as a lexer may."""
+    tokens = {"root": [(r" +", Whitespace), (r"~", Whitespace), (r"\w+", Name), (r"\n", Whitespace)]}
+
+
+def test_whitespace_that_is_not_blank_keeps_its_span():
+    [line] = highlight_lines("a ~ b", MarksWithWhitespace())
+    assert str(line.html) == 'a <span class="w">~</span> b'
 
 
 @pytest.mark.parametrize("first", [1, 2, 10, 11, 118, 1000, 20301, MAX_LINE, MAX_LINE + MAX_SOURCE_LINES])
