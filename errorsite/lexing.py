@@ -1,4 +1,4 @@
-"""Pygments' RegexLexer, token for token, in about half the time.
+"""Pygments' RegexLexer, token for token, in about a third of the time.
 
 A RegexLexer state is a list of rules, and Pygments tries them one by one in
 Python at each position: about twenty `match` calls for every token of C or
@@ -28,14 +28,18 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from re import _compiler, _parser
-from re._constants import (ANY, ASSERT, ASSERT_NOT, AT, ATOMIC_GROUP, BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT,
-                           NOT_LITERAL, POSSESSIVE_REPEAT, SUBPATTERN)
 from typing import Callable
 
 import pygments
 from pygments.lexer import RegexLexer
 from pygments.token import Error, Whitespace, _TokenType
+
+try:  # the re module's own parser (private): without it, Pygments' loop stays in place
+    from re import _compiler, _parser
+    from re._constants import (ANY, ASSERT, ASSERT_NOT, AT, ATOMIC_GROUP, BRANCH, IN, LITERAL, MAX_REPEAT,
+                               MIN_REPEAT, NOT_LITERAL, POSSESSIVE_REPEAT, SUBPATTERN)
+except ImportError:
+    _parser = None
 
 STOCK = RegexLexer.get_tokens_unprocessed
 MIRRORED = "2.21."  # the Pygments whose loop get_tokens_unprocessed below is
@@ -45,7 +49,7 @@ Starts = Callable[[str], bool]
 
 def install() -> bool:
     """Whether the rules by character are now in place (only on the Pygments mirrored)."""
-    if pygments.__version__.startswith(MIRRORED):
+    if pygments.__version__.startswith(MIRRORED) and _parser is not None:
         RegexLexer.get_tokens_unprocessed = get_tokens_unprocessed
     return RegexLexer.get_tokens_unprocessed is get_tokens_unprocessed
 
@@ -74,8 +78,8 @@ def _pattern_starts(source: str, flags: int) -> Starts | None:
         leaves: list = []
         if _can_be_empty(parsed, parsed.state.flags, leaves):
             return None
-        matchers = [_one_character(leaf, flags) for leaf, flags in leaves]
-    except (_Unknown, re.error, RecursionError):
+        matchers = [_one_character(leaf, leaf_flags) for leaf, leaf_flags in leaves]
+    except (_Unknown, re.error, RecursionError, TypeError, ValueError):  # not understood: any character
         return None
     return lambda char: any(match(char) for match in matchers)
 
@@ -94,7 +98,7 @@ def _can_be_empty(items, flags: int, leaves: list) -> bool:
             if not any(empty):
                 return False
         elif op is SUBPATTERN:
-            _, added, removed, inner = av
+            _, added, removed, inner = av  # a scoped (?a:) keeps UNICODE beside ASCII: wider, never narrower
             if not _can_be_empty(inner, (flags | added) & ~removed, leaves):
                 return False
         elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT):
