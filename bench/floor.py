@@ -7,7 +7,7 @@ No templates, no Markdown, no listings, no search index: whatever our build
 costs above this is overhead we could, in principle, remove.
 
 `--our-lexing` runs the same work with errorsite/lexing.py in place (the
-RegexLexer loop our build uses): the floor for a build that lexes as ours
+RegexLexer loop our build uses: each state's rules by first character): the floor for a build that lexes as ours
 does, so that what we add above highlighting is measured apart from it.
 
     python bench/floor.py [--our-lexing] RECORDS_DIR OUT_DIR

@@ -1,47 +1,55 @@
-"""Pygments' RegexLexer, token for token, in about half the time.
+"""Pygments' RegexLexer, token for token, in about a third of the time.
 
 A RegexLexer state is a list of rules, and Pygments tries them one by one in
-Python: about twenty `match` calls for every token of C or Python. Here each
-state's rules are joined into one alternation, `(rule1)|(rule2)|…`, so the
-regex engine tries them instead. It picks the same rule: alternatives are tried
-in order at the same position and nothing follows them, so the first rule that
-matches wins, matching just what it matches alone. `lastindex` (the outermost
-group, which closes last) names the rule.
+Python at each position: about twenty `match` calls for every token of C or
+Python, most of them for rules that cannot match there because their match
+cannot start with the character at hand (a string's quote, a keyword's first
+letter, a comment's slash). Here each state keeps, by character, the rules
+whose match can start with it, in their order, and tries only those. It picks
+the same rule: a rule left out would have failed where it stands, so the
+first rule that matches is the same. At the end of the text only the rules
+that can match nothing are tried; at a character outside ASCII, every rule.
 
-A rule joins only when that reasoning holds for it: a plain compiled pattern,
-with the lexer's flags (or global flags at its start, which become scoped
-ones), no named groups and no back-references, whose numbers the join would
-shift. Any other rule is tried on its own, where it stands. A rule's callback
-gets the match of its own pattern, as in Pygments.
+What a match can start with is read from the re module's own parse of the
+pattern: the first one-character items it can meet (stepping over anchors,
+lookarounds, and items that may repeat zero times), each compiled alone with
+the flags it has there, so that case folding, `.`, and the categories behave
+as in the whole pattern. A pattern that can match the empty string, or holds
+what is not worked out (a back-reference), can start with any character.
 
 The loop below is Pygments 2.21's RegexLexer.get_tokens_unprocessed with the
-rule search replaced; tests/test_lexing.py holds the two to the same tokens for
-every RegexLexer Pygments has. install() puts it in place for this process,
-on that Pygments only: another one may have changed the loop. Lexers that
-override the method (CLexer adds its own pass) call RegexLexer's, so they get
-it too.
+rules looked up by character; tests/test_lexing.py holds the two to the same
+tokens for every RegexLexer Pygments has. install() puts it in place for
+this process, on that Pygments only: another one may have changed the loop.
+Lexers that override the method (CLexer adds its own pass) call
+RegexLexer's, so they get it too.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Callable
 
 import pygments
 from pygments.lexer import RegexLexer
 from pygments.token import Error, Whitespace, _TokenType
 
+try:  # the re module's own parser (private): without it, Pygments' loop stays in place
+    from re import _compiler, _parser
+    from re._constants import (ANY, ASSERT, ASSERT_NOT, AT, ATOMIC_GROUP, BRANCH, IN, LITERAL, MAX_REPEAT,
+                               MIN_REPEAT, NOT_LITERAL, POSSESSIVE_REPEAT, SUBPATTERN)
+except ImportError:
+    _parser = None
+
 STOCK = RegexLexer.get_tokens_unprocessed
 MIRRORED = "2.21."  # the Pygments whose loop get_tokens_unprocessed below is
 
-# Conservative: a pattern that merely looks as if it refers to a group is tried alone.
-_REFERS_TO_GROUP = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
-_LEADING_FLAGS = re.compile(r"\(\?([imsx]+)\)")
-_FLAG_BITS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X}
+Starts = Callable[[str], bool]
 
 
 def install() -> bool:
-    """Whether the joined rules are now in place (only on the Pygments mirrored)."""
-    if pygments.__version__.startswith(MIRRORED):
+    """Whether the rules by character are now in place (only on the Pygments mirrored)."""
+    if pygments.__version__.startswith(MIRRORED) and _parser is not None:
         RegexLexer.get_tokens_unprocessed = get_tokens_unprocessed
     return RegexLexer.get_tokens_unprocessed is get_tokens_unprocessed
 
@@ -50,75 +58,102 @@ def uninstall() -> None:
     RegexLexer.get_tokens_unprocessed = STOCK
 
 
-def _alternative(rule: tuple, flags: int) -> str | None:
-    """The rule's pattern as one group of an alternation compiled with
-    `flags`, or None when it cannot join one."""
+def first_characters(rule: tuple) -> Starts | None:
+    """Whether a match of the rule's pattern can start with a character; None
+    when it can start with any, or match nothing, or is not worked out."""
     pattern = getattr(rule[0], "__self__", None)
-    if not isinstance(pattern, re.Pattern) or not isinstance(pattern.pattern, str) or pattern.groupindex:
+    if not isinstance(pattern, re.Pattern) or not isinstance(pattern.pattern, str):
         return None
-    source = pattern.pattern
-    if source == "":  # Pygments' default(): compiled without the lexer's flags, which cannot matter
-        return "()"
-    if _REFERS_TO_GROUP.search(source):
-        return None
-    leading = _LEADING_FLAGS.match(source)
-    scoped = leading.group(1) if leading else ""
-    expected = flags
-    for letter in scoped:
-        expected |= _FLAG_BITS[letter]
-    if pattern.flags != expected:
-        return None
-    body = source[leading.end():] if leading else source
-    if expected & re.X:
-        body += "\n"  # a trailing comment would swallow the closing parenthesis
-    return f"((?{scoped}:{body}))" if scoped else f"({body})"
+    return _pattern_starts(pattern.pattern, pattern.flags)
 
 
-@lru_cache(maxsize=None)  # states often share their rules through include()
-def _joined(alternatives: tuple[str, ...], flags: int):
+class _Unknown(Exception):
+    """A part of a pattern whose first character is not worked out."""
+
+
+@lru_cache(maxsize=None)  # states share rules (include()), and lexers share patterns
+def _pattern_starts(source: str, flags: int) -> Starts | None:
     try:
-        return re.compile("|".join(alternatives), flags).match
-    except re.error:  # legal alone, not inside a group (global flags after the first ones): keep apart
+        parsed = _parser.parse(source, flags)
+        leaves: list = []
+        if _can_be_empty(parsed, parsed.state.flags, leaves):
+            return None
+        matchers = [_one_character(leaf, leaf_flags) for leaf, leaf_flags in leaves]
+    except (_Unknown, re.error, RecursionError, TypeError, ValueError):  # not understood: any character
         return None
+    return lambda char: any(match(char) for match in matchers)
 
 
-def _steps(rules: list[tuple], flags: int) -> list[tuple]:
-    """A state's rules as steps to try in order: (match, rule) for a rule tried
-    alone; (match, owners) for joined rules, where owners[m.lastindex] is the rule."""
-    steps, run = [], []
+def _can_be_empty(items, flags: int, leaves: list) -> bool:
+    """Whether the parsed `items` can match the empty string; adds to `leaves`
+    each one-character item (with its flags) that their match can start with."""
+    for op, av in items:
+        if op in (LITERAL, NOT_LITERAL, IN, ANY):
+            leaves.append(((op, av), flags))
+            return False
+        if op in (AT, ASSERT, ASSERT_NOT):  # zero-width: what follows is what the match starts with
+            continue
+        if op is BRANCH:
+            empty = [_can_be_empty(branch, flags, leaves) for branch in av[1]]  # every branch's leaves
+            if not any(empty):
+                return False
+        elif op is SUBPATTERN:
+            _, added, removed, inner = av  # a scoped (?a:) keeps UNICODE beside ASCII: wider, never narrower
+            if not _can_be_empty(inner, (flags | added) & ~removed, leaves):
+                return False
+        elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT):
+            least, _, inner = av
+            if not _can_be_empty(inner, flags, leaves) and least > 0:
+                return False
+        elif op is ATOMIC_GROUP:
+            if not _can_be_empty(av, flags, leaves):
+                return False
+        else:  # a back-reference, a conditional group
+            raise _Unknown(op)
+    return True
 
-    def close_run():
-        match = _joined(tuple(alternative for alternative, _ in run), flags) if len(run) > 1 else None
-        if match is None:  # one rule, or a run the re module would not join
-            steps.extend((rule[0], rule) for _, rule in run)
-        else:
-            owners = [None]
-            for _, rule in run:
-                owners += [rule] + [None] * rule[0].__self__.groups
-            steps.append((match, owners))
-        run.clear()
 
-    for rule in rules:
-        alternative = _alternative(rule, flags)
-        if alternative is None:
-            close_run()
-            steps.append((rule[0], rule))
-        else:
-            run.append((alternative, rule))
-    close_run()
-    return steps
+_compiled_leaves: dict[tuple[str, int], Callable[[str], object]] = {}  # many patterns start alike (\s, [a-zA-Z_])
+
+
+def _one_character(leaf: tuple, flags: int) -> Callable[[str], object]:
+    """A one-character item of a parsed pattern compiled alone, with its flags."""
+    key = (repr(leaf), flags)  # the item holds lists, which do not hash
+    if key not in _compiled_leaves:
+        state = _parser.State()
+        state.flags = flags
+        _compiled_leaves[key] = _compiler.compile(_parser.SubPattern(state, [leaf]), flags).fullmatch
+    return _compiled_leaves[key]
+
+
+class _ByCharacter(dict):
+    """A state's rules that can match at a character, in their order: kept
+    for ASCII characters; at any other, every rule is tried, as Pygments
+    does, so that what is kept stays small whatever characters a text holds."""
+
+    def __init__(self, rules: list[tuple]):
+        super().__init__()
+        self.rules = [(rule, first_characters(rule)) for rule in rules]
+        self.every = tuple(rules)
+        self.at_end = tuple(rule for rule, starts in self.rules if starts is None)
+
+    def __missing__(self, char: str) -> tuple:
+        if not char.isascii():
+            return self.every
+        rules = self[char] = tuple(rule for rule, starts in self.rules if starts is None or starts(char))
+        return rules
 
 
 class _Plan(dict):
-    """State name → steps, each state planned when the lexer first enters it."""
+    """State name → _ByCharacter, each state planned when the lexer first enters it."""
 
-    def __init__(self, tokens: dict, flags: int):
+    def __init__(self, tokens: dict):
         super().__init__()
-        self.tokens, self.flags = tokens, flags
+        self.tokens = tokens
 
-    def __missing__(self, state: str) -> list[tuple]:
-        steps = self[state] = _steps(self.tokens[state], self.flags)
-        return steps
+    def __missing__(self, state: str) -> _ByCharacter:
+        planned = self[state] = _ByCharacter(self.tokens[state])
+        return planned
 
 
 _plans: dict[int, _Plan] = {}
@@ -128,7 +163,7 @@ def _plan(lexer: RegexLexer) -> _Plan:
     tokens = lexer._tokens  # the class's; CSharpLexer's instances have their own
     plan = _plans.get(id(tokens))  # the plan keeps its table alive: no other table gets that id
     if plan is None:
-        plan = _plans[id(tokens)] = _Plan(tokens, re.compile("", type(lexer).flags).flags)
+        plan = _plans[id(tokens)] = _Plan(tokens)
     return plan
 
 
@@ -136,22 +171,20 @@ def get_tokens_unprocessed(self, text, stack=("root",)):
     pos = 0
     plan = _plan(self)
     statestack = list(stack)
-    steps = plan[statestack[-1]]
+    statetokens = plan[statestack[-1]]
     while 1:
-        for match, rule in steps:
-            m = match(text, pos)
+        try:
+            rules = statetokens[text[pos]]
+        except IndexError:
+            rules = statetokens.at_end
+        for rexmatch, action, new_state in rules:
+            m = rexmatch(text, pos)
             if m:
-                if type(rule) is list:  # joined rules: which one matched
-                    group = m.lastindex
-                    rexmatch, action, new_state = rule[group]
-                else:
-                    group = 0
-                    rexmatch, action, new_state = rule
                 if action is not None:
                     if type(action) is _TokenType:
-                        yield pos, action, m.group(group)
-                    else:  # a callback numbers the groups of its own pattern
-                        yield from action(self, rexmatch(text, pos) if group else m)
+                        yield pos, action, m.group()
+                    else:
+                        yield from action(self, m)
                 pos = m.end()
                 if new_state is not None:
                     # state transition
@@ -174,7 +207,7 @@ def get_tokens_unprocessed(self, text, stack=("root",)):
                         statestack.append(statestack[-1])
                     else:
                         assert False, f"wrong state def: {new_state!r}"
-                    steps = plan[statestack[-1]]
+                    statetokens = plan[statestack[-1]]
                 break
         else:
             # no rule matched
@@ -182,7 +215,7 @@ def get_tokens_unprocessed(self, text, stack=("root",)):
                 if text[pos] == "\n":
                     # at EOL, reset state to "root"
                     statestack = ["root"]
-                    steps = plan["root"]
+                    statetokens = plan["root"]
                     yield pos, Whitespace, "\n"
                     pos += 1
                     continue

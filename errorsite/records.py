@@ -145,12 +145,12 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
 def usable_jobs(jobs: int, report: Callable[[str], None]) -> int:
     """`jobs`, or 1 in a daemonic process (a multiprocessing pool's worker, a
     Dask worker), which may not start processes of its own. That serial build
-    still installs the joined lexer, as a pool's worker would have."""
+    still installs our lexing (lexing.py), as a pool's worker would have."""
     if jobs <= 1 or not multiprocessing.current_process().daemon:
         return jobs
-    joined = lexing.install()
+    ours = lexing.install()
     report(f"-j {jobs}: this is a daemonic process (a pool's or a cluster's worker), which may not start "
-           f"others: building in it, serially{', with the joined lexer' if joined else ''}")
+           f"others: building in it, serially{', with our lexing' if ours else ''}")
     return 1
 
 
@@ -162,9 +162,9 @@ def _in_order(count: int, known: dict[int, Outcome], made: Iterator[Outcome]) ->
 def _start_worker(worker: Worker) -> None:
     global _worker
     _worker = worker
-    # Joining each lexer state's rules (lexing.py) costs a few hundred ms of regex
-    # compiling per process, repaid after a few hundred records: worth it here,
-    # where a process renders thousands, not in a small serial build.
+    # Our lexing (lexing.py) reads each rule's pattern once a process, when its
+    # state is first entered: repaid here, where a process renders thousands of
+    # records, not needed in a small serial build.
     lexing.install()
 
 

@@ -105,13 +105,22 @@ class Templates(jinja2.ChoiceLoader):
             raise TemplateMissing(f"template not found: {name} (looked in {looked})") from None
 
 
+class _Environment(jinja2.Environment):
+    def make_globals(self, d):
+        """A template's globals: the environment's own dict when the template
+        has none of its own, as it is for every template here. Jinja would
+        layer a ChainMap over it, which each render copies key by key and each
+        `{% from … import %}` compares with its own, key by key."""
+        return self.globals if not d else super().make_globals(d)
+
+
 def environment(site: urls.Site, total_records: int = 0,
                 options: SiteOptions = SiteOptions(), versions: dict[str, str] | None = None) -> jinja2.Environment:
     """`total_records` is shown on the home page only: a record page must not
     change when another record is added, or no rebuild could be incremental.
     `versions` (assets.versions) versions the links to static files."""
     versions = versions or {}
-    env = jinja2.Environment(
+    env = _Environment(
         loader=Templates(options.templates),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -209,6 +218,7 @@ def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | Non
         short_sha=short_sha,
         commit_url=f"https://github.com/{r.repo}/commit/{r.analyzed_sha}" if r.analyzed_sha else None,
         source_lines=source_lines,
+        page_line=page_line,  # the raising line, when source_lines has it
         line_counter_start=line_counter_start(source_lines[0].number) if source_lines else "",
         code_blocks=code_blocks,
         prose=prose,

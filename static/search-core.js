@@ -251,14 +251,18 @@
     // A record whose error code the query holds is a candidate however low
     // lunr scores it: a code outranks every pattern (search-rank.js).
     var codes = core.concat(context).filter(function (t) { return ranking.CODE_SHAPED.test(t); });
+    // So is, for a paste of frames without the error's message, a record of
+    // a library the paste names strongly: frames name it, seldom its words.
+    var framesAlone = q.frames > 0 && (!q.lines.length || q.cut), named = q.named;
+    var keep = framesAlone && named.any ? function (ref) { return named.of(Number(ref)) >= 2; } : null;
     var results = index.query(function (query) {
       var term = function (t, boost) { query.term(t, { boost: boost, usePipeline: false }); };
       core.forEach(function (t) { term(t, 1); });
       near.forEach(function (terms) { terms.forEach(function (t) { term(t, FUZZY_BOOST); }); });
       context.forEach(function (t) { term(t, CONTEXT_BOOST); });
       prefixed.forEach(function (t) { term(t, PREFIX_BOOST); });
-    }, CANDIDATES, codes);  // the split index leaves out the rest; lunr's own index ignores both
-    results = results.filter(function (r, i) { return i < CANDIDATES || holdsCode(r, codes); });
+    }, CANDIDATES, codes, keep);  // the split index leaves out the rest; lunr's own index ignores them
+    results = results.filter(function (r, i) { return i < CANDIDATES || holdsCode(r, codes) || (keep && keep(r.ref)); });
     var ranked = ranking.rank(data, text, q, results).slice(0, limit);
     ranked.match = ranking.judge(data, text, q, ranked);
     // The first screen's cards are waited for; the others are taken when

@@ -36,8 +36,9 @@
 
   /* lunr.Index's query(fn): `fn(query)` calls query.term(t, {boost}); the
    * results past `limit` are left out (lunr returns them all), but for the
-   * records holding one of `kept` (terms) in their code field. */
-  TermScores.prototype.query = function (fn, limit, kept) {
+   * records holding one of `kept` (terms) in their code field, and those
+   * `keep(ref)` keeps. */
+  TermScores.prototype.query = function (fn, limit, kept, keep) {
     var boosts = Object.create(null), order = [], self = this;
     fn({ term: function (term, options) {
       if (!self.terms[term]) return;  // not in the index: lunr expands it to nothing
@@ -52,19 +53,19 @@
     var dots = this.dots(byIndex, boosts);
     var found = this.firstMet(order, dots, magnitude);
     found.sort(function (a, b) { return b.score - a.score; });
-    var results = limit === undefined ? found : found.slice(0, limit).concat(this.holding(found.slice(limit), kept));
+    var results = limit === undefined ? found : found.slice(0, limit).concat(this.holding(found.slice(limit), kept, keep));
     this.matchData(order, results);
     return results;
   };
 
-  /* Of `results`, those holding one of `terms` in their code field. */
-  TermScores.prototype.holding = function (results, terms) {
+  /* Of `results`, those holding one of `terms` in their code field, or that `keep(ref)` keeps. */
+  TermScores.prototype.holding = function (results, terms, keep) {
     var code = this.fieldNames.indexOf("code"), step = this.steps[code], held = Object.create(null), self = this;
     (terms || []).forEach(function (term) {
       var flat = self.terms[term] ? self.terms[term].fields[code] : [];
       for (var i = 0; i < flat.length; i += step) held[flat[i]] = true;
     });
-    return results.filter(function (r) { return held[r.ref]; });
+    return results.filter(function (r) { return held[r.ref] || (keep && keep(r.ref)); });
   };
 
   /* Per field, record → the dot product of the query vector and the

@@ -1,6 +1,6 @@
 """A build inside a daemonic process (a multiprocessing pool's worker, a Dask
 worker) may not start processes of its own: with -j > 1 it builds serially,
-with the joined lexer a pool's worker would have installed, and says so in
+with our lexing, which a pool's worker would have installed, and says so in
 one line. The site is the same as any other build's."""
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def build_as_a_daemon(records, out, sending) -> None:
         sending.send((False, [repr(error)], None))
 
 
-def test_a_build_with_jobs_in_a_daemonic_process_builds_serially_with_the_joined_lexer(tmp_path):
+def test_a_build_with_jobs_in_a_daemonic_process_builds_serially_with_our_lexing(tmp_path):
     records = write_records(tmp_path / "records", 5)
     context = multiprocessing.get_context("spawn")
     receiving, sending = context.Pipe(duplex=False)
@@ -35,13 +35,13 @@ def test_a_build_with_jobs_in_a_daemonic_process_builds_serially_with_the_joined
     daemon.start()
     try:
         assert receiving.poll(120), "the daemonic build did not answer"
-        written, lines, joined = receiving.recv()
+        written, lines, ours = receiving.recv()
     finally:
         daemon.join(30)
     mirrored = pygments.__version__.startswith(lexing.MIRRORED)
     assert lines == ["-j 2: this is a daemonic process (a pool's or a cluster's worker), which may not start "
-                     f"others: building in it, serially{', with the joined lexer' if mirrored else ''}"]
-    assert written and joined == mirrored
+                     f"others: building in it, serially{', with our lexing' if mirrored else ''}"]
+    assert written and ours == mirrored
     assert build(records, tmp_path / "one", BASE_URL, report=lines.append, jobs=1).written
     assert tree(tmp_path / "site") == tree(tmp_path / "one")
 

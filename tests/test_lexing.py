@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pygments
@@ -37,7 +38,7 @@ def assert_same_tokens(lexer, text: str) -> None:
 
 
 class Tricky(RegexLexer):
-    """Every kind of rule the joining must keep apart or rewrite."""
+    """Every kind of rule whose first characters take care: flags, references, groups, defaults."""
     tokens = {
         "root": [
             (r"\s+", Text),
@@ -65,25 +66,48 @@ class Tricky(RegexLexer):
 @pytest.mark.parametrize("text", [
     "SELECT 'a' \"b\" 1212 12 3.14 if x /* a * b */ while\n",
     "select\n'unclosed\n/* open ** \n*/ 7.7.7 else\n",
-    "", "\n\n", "%%% ^^^\n",
+    "", "\n\n", "%%% ^^^\n", "ſelect é \u212a 1\n",
 ])
 def test_tricky_rules_give_the_same_tokens(text):
     assert_same_tokens(Tricky(), text)
 
 
-def test_rules_that_cannot_join_are_tried_alone_where_they_stand():
-    steps = lexing._plan(Tricky())["root"]
-    alone = [rule for _, rule in steps if type(rule) is not list]
-    patterns = [rule[0].__self__.pattern for rule in alone]
-    # The back-reference and the named group stay alone; the four rules before,
-    # between and after them join into three alternations, in their order.
-    assert patterns == [r"(['\"])(.*?)(\1)", r"(?P<n>\d+)(?P=n)"]
-    assert [type(rule) is list for _, rule in steps] == [True, False, False, True]
+def patterns(rules) -> list[str]:
+    return [rule[0].__self__.pattern for rule in rules]
 
 
-def test_a_state_of_c_is_one_alternation():
-    steps = lexing._plan(CLexer())["root"]
-    assert len(steps) == 1 and type(steps[0][1]) is list
+def test_a_state_tries_at_a_character_only_the_rules_that_can_start_with_it():
+    root = lexing._plan(Tricky())["root"]
+    assert patterns(root["S"]) == [r"(?i)select\b", r"\w+"]
+    assert patterns(root["1"]) == [r"(?P<n>\d+)(?P=n)", r"(\d+)(\.)(\d+)", r"\d+", r"\w+"]
+    assert patterns(root["'"]) == [r"(['\"])(.*?)(\1)"]
+    assert patterns(root["%"]) == []
+    assert patterns(root.at_end) == []  # at the end, only what can match nothing
+    assert patterns(lexing._plan(Tricky())["star"].at_end) == [""]  # default()
+    assert patterns(root["é"]) == patterns(Tricky._tokens["root"]) and "é" not in root  # outside ASCII: every rule
+
+
+@pytest.mark.parametrize("pattern, starts, not_starts", [
+    (r"(?i)select", "sSſ", "e\n"),      # case folding as the re module folds (ſ is an s)
+    (r"\bfoo", "f", "o\n "),            # anchors and lookarounds are stepped over
+    (r"(?=x)y", "y", "x"),
+    (r"(?<!\w)-?\d+", "-0123456789", "a+"),  # an item that may be absent, and the one after it
+    (r"(?:a|)c", "ac", "b"),
+    (r"(?s).", "\nx", ""),
+    (r".", "x", "\n"),
+    (r"[^a]", "b\n", "a"),
+    (r"(?i:[a-c])x", "AbC", "dx"),        # scoped flags
+])
+def test_what_a_match_can_start_with(pattern, starts, not_starts):
+    rule = (re.compile(pattern).match, Text, None)
+    can_start = lexing.first_characters(rule)
+    assert [char for char in starts if not can_start(char)] == []
+    assert [char for char in not_starts if can_start(char)] == []
+
+
+@pytest.mark.parametrize("pattern", ["", r"a*", r"(a)?\1", r"(?=a)", r"(?:x|)"])
+def test_a_match_that_can_be_empty_or_is_not_worked_out_can_start_anywhere(pattern):
+    assert lexing.first_characters((re.compile(pattern).match, Text, None)) is None
 
 
 def test_the_records_code_gives_the_same_tokens_with_the_lexers_the_build_picks():

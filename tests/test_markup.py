@@ -6,7 +6,9 @@ import re
 import pytest
 from hypothesis import example, given, settings, strategies as st
 from markupsafe import Markup
+from pygments.lexer import RegexLexer
 from pygments.lexers import BashSessionLexer, PythonLexer, RustLexer, TextLexer
+from pygments.token import Name, Whitespace
 
 from errorsite.markup import prose
 from errorsite.markup import (highlight_block, highlight_lines, is_safe_link, lexer_for, line_counter_css,
@@ -32,9 +34,27 @@ def test_plain_prose_skips_the_parser_and_gives_markdown_its_html(text):
     assert str(markdown(text)) == prose._MD.render(text)
 
 
+# Sentences of words, Markdown's syntax and code spans (`name`, some with
+# spaces, backticks or markup inside), as record prose has them.
+SPANS = st.builds("`{}`".format, st.text(alphabet=PROSE + " \u00a0é", max_size=6))
+SENTENCES = st.lists(st.one_of(st.text(alphabet=PROSE, max_size=6), SPANS), max_size=6).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(SENTENCES)
+@example("`constructor` raises `Invalid<Arg>` with \"x\" when `a & b` fails")
+@example("Use `x` (see ` y `) and `\u00a0z`")
+@example("`0``0`")
+def test_prose_with_code_spans_gives_markdown_its_html_and_text(text):
+    assert str(markdown(text)) == prose._MD.render(text)
+    assert plain_text(text) == prose._parsed_text(text)
+
+
 def test_the_fast_path_takes_ordinary_list_items():
     assert prose._PLAIN.match("Pin cpython and read its changelog, then test (again)")
-    assert not prose._PLAIN.match("- a list") and not prose._PLAIN.match("Use `x`")
+    assert prose._PLAIN.match("Check the value you pass to `constructor` and fix it before the call")
+    assert not prose._PLAIN.match("- a list") and not prose._PLAIN.match("Use ` x `")
+    assert not prose._PLAIN.match("Use ``x``") and not prose._PLAIN.match("Use `x")
 
 
 def test_markdown_returns_markup():
@@ -214,6 +234,16 @@ def test_highlight_leaves_blanks_and_unstyled_tokens_unwrapped():
     assert str(line.html) == ('    <span class="kd">let</span> total <span class="o">=</span> a.len();')
     [indented] = highlight_lines("\t\tx = 1", lexer_for("a.py"))
     assert str(indented.html).startswith("\t\tx ")
+
+
+class MarksWithWhitespace(RegexLexer):
+    """A lexer that calls a visible character whitespace, as a lexer may."""
+    tokens = {"root": [(r" +", Whitespace), (r"~", Whitespace), (r"\w+", Name), (r"\n", Whitespace)]}
+
+
+def test_whitespace_that_is_not_blank_keeps_its_span():
+    [line] = highlight_lines("a ~ b", MarksWithWhitespace())
+    assert str(line.html) == 'a <span class="w">~</span> b'
 
 
 @pytest.mark.parametrize("first", [1, 2, 10, 11, 118, 1000, 20301, MAX_LINE, MAX_LINE + MAX_SOURCE_LINES])

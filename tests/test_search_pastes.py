@@ -261,6 +261,21 @@ def test_dotnet_frames_alone_rank_the_record_that_names_the_throwing_method(node
     assert ranked(node_core, efcore_records(), paste)[:2] == ["dotnet/efcore tracked", "dotnet/efcore design"]
 
 
+def test_frames_alone_keep_the_named_librarys_records_past_the_candidates(node_core):
+    """lunr's best 300 are ranked; a paste of frames alone also keeps the
+    records of the library it names strongly, which its words seldom reach:
+    here 320 records each have one of the frames' function names in their
+    message, and botocore's record only the library's name in its file."""
+    functions = [f"step{a}{b}" for a in "abcde" for b in "abcd"]  # 20, each in 16 records: none common
+    crowd = [record(f"crowd/lib{i}", "step", f"{functions[i % 20]} failed", filePath=f"lib{i}/run.py")
+             for i in range(320)]
+    credentials = record("boto/botocore", "no-credentials", "Unable to locate credentials",
+                         errorClass="botocore.exceptions.NoCredentialsError", filePath="botocore/exceptions.py")
+    paste = "\n".join(f'  File "/venv/lib/python3.7/site-packages/botocore/hooks.py", line {n}, in {name}\n'
+                      f"    {name}()" for n, name in enumerate(functions, 1))
+    assert repos(node_core, [*crowd, credentials], paste)[0] == "boto/botocore"
+
+
 def test_a_paste_cut_before_its_error_ranks_by_its_frames_not_its_causes_message(node_core):
     """Python prints a chained exception's cause first: a paste stopping at
     `…direct cause of the following exception:` holds the cause's message,

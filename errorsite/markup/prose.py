@@ -7,6 +7,7 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
 
@@ -46,7 +47,7 @@ MARKDOWN_GROWTH = 12
 
 def markdown(text: str) -> Markup:
     if _PLAIN.match(text):
-        return Markup("<p>" + text.replace('"', "&quot;") + "</p>\n")
+        return Markup("<p>" + _CODE_SPAN.sub(r"<code>\1</code>", escapeHtml(text)) + "</p>\n")
     html = _markdown_html(text)
     return Markup(html) if html is not None else Markup(f"<p>{escape(text)}</p>\n")
 
@@ -68,13 +69,22 @@ def _markdown_html(text: str) -> str | None:
     return html if len(html) <= markdown_limit(text) else None
 
 
-# Prose with none of Markdown's syntax is one paragraph of itself, and most
-# list items (solutions, tips) are such prose: it is written as `<p>text</p>`
-# with `"` escaped, without running markdown-it's parser over each.
-# Starting with a letter rules out every block marker, and the characters
-# allowed start no inline syntax (tests/test_markup.py checks that the output
-# is markdown-it's on generated text).
-_PLAIN = re.compile(r"[A-Za-z](?:[A-Za-z0-9 ,.;:'\"()?/%=@$-]*[A-Za-z0-9,.;:'\"()?/%=@$-])?\Z")
+# Prose with none of Markdown's syntax but code spans (`name`) and
+# underscores inside words (snake_case) is one paragraph of itself, and most
+# prose here is such (a sentence naming a function): it is written as
+# `<p>text</p>`, escaped as markdown-it escapes, its spans as <code>, without
+# running markdown-it's parser over it. Starting with a letter or a
+# one-backtick span rules out every block marker, the characters allowed
+# outside spans start no inline syntax, an underscore between letters or
+# digits opens and closes no emphasis, a span is not next to another (two
+# backticks would be one run), and its text has no backtick, control
+# character, or space at either end (which CommonMark would strip). Its HTML
+# cannot outgrow markdown_limit. tests/test_markup.py checks that the output
+# is markdown-it's on generated text.
+_SPAN = r"`[^`\s\x00-\x1f](?:[^`\x00-\x1f]*[^`\s\x00-\x1f])?`(?!`)"
+_WORD_UNDERSCORE = r"(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])"
+_PLAIN = re.compile(rf"(?:[A-Za-z]|{_SPAN})(?:[A-Za-z0-9 ,.;:'\"()?/%=@$-]++|{_WORD_UNDERSCORE}|{_SPAN})*+(?<! )\Z")
+_CODE_SPAN = re.compile(r"`([^`]+)`")  # in text that _PLAIN matched
 
 
 @lru_cache(maxsize=8)  # a record's documentation is parsed for its summary, then for its page
@@ -84,6 +94,12 @@ def _parsed(text: str) -> list:
 
 def plain_text(text: str) -> str:
     """Markdown source → its visible text on one line (for summaries and meta tags)."""
+    if _PLAIN.match(text):
+        return " ".join(_CODE_SPAN.sub(r"\1", text).split())
+    return _parsed_text(text)
+
+
+def _parsed_text(text: str) -> str:
     words = []
     for token in _parsed(text):
         for child in token.children or ():
