@@ -428,10 +428,10 @@ def main(argv: list[str] | None = None) -> None:
         search_dir = write_search(Path(folder), corpus(suite, args.distractors))
         outcomes = run(search_dir, suite.queries)
     print(table(figures(suite.queries, outcomes)))
-    called = called_right(suite.queries, outcomes)
-    print(f"right first results called a match: {called['all'][0] / called['all'][1]:.1%} of {called['all'][1]}; "
-          f"of the pastes holding their message: {called['holding'][0] / called['holding'][1]:.1%} "
-          f"of {called['holding'][1]}")
+    right = called_right(suite.queries, outcomes)
+    print(f"right first results called a match: {right['all'][0] / right['all'][1]:.1%} of {right['all'][1]}; "
+          f"of the pastes holding their message: {right['holding'][0] / right['holding'][1]:.1%} "
+          f"of {right['holding'][1]}")
     cost = fetch_figures(outcomes)
     print("per query: " + ", ".join(f"{key} median {v['median']:,} max {v['max']:,}" for key, v in cost.items()))
     if args.misses:

@@ -213,10 +213,12 @@
     // A message of common words alone (`error: invalid argument: -hf`) is
     // still the message: its least common word is weighed, with its postings,
     // which bring the patterns of the records that have it (one file: the
-    // others' would bring the same records, at a cost).
+    // others' would bring the same records, at a cost). So is one with a
+    // single rare word, most often its value (`hf`, which another record has).
     var messageWords = q.message.filter(known), leastCommon = null;
-    if (messageWords.length >= 2 && !messageWords.some(rare)) {
-      leastCommon = messageWords.reduce(function (a, b) { return data.df(stem(b)) < data.df(stem(a)) ? b : a; });
+    var commonWords = messageWords.filter(function (t) { return !rare(t); });
+    if (commonWords.length >= 2 && messageWords.length - commonWords.length <= 1) {
+      leastCommon = commonWords.reduce(function (a, b) { return data.df(stem(b)) < data.df(stem(a)) ? b : a; });
       data.wants(stem(leastCommon));
     }
     if (data.pending()) return null;

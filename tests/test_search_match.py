@@ -337,7 +337,7 @@ def test_a_paste_starting_past_the_messages_start_finds_its_last_sentence(node_c
     assert (found["hits"][0], found["match"]) == ("numpy/numpy compiled-using-numpy-1", "likely"), found
 
 
-def search_common(node_core, paste) -> dict:
+def search_common(node_core, paste, *extra) -> dict:
     """search() where `error`, `invalid` and `argument` are common words, as
     they are among thousands of records."""
     common = [record(f"other/tool{i}", f"invalid-argument-{i}", f"error: invalid argument {i}",
@@ -346,7 +346,7 @@ def search_common(node_core, paste) -> dict:
                       "error: invalid argument: {arg}", filePath="common/arg.cpp"),
                record("ggml-org/llama.cpp", "failed-to-open-gguf", "failed to open GGUF file 'x.gguf'",
                       "failed to open GGUF file '{fname}' on port", filePath="ggml/src/gguf.cpp"),
-               *common]
+               *common, *extra]
     rules = {**search_rules(len(records)), "commonAbove": 3}
     return node_core.evaluate(
         "([index, docs, names, rules, q]) => { const r = new ErrorSearch(index, docs, names, rules).search(q, 10);"
@@ -363,6 +363,14 @@ def test_a_message_line_of_common_words_alone_is_still_weighed(node_core):
     of the message is common, so a query would leave them out for the
     command's rarer words, and the record saying it would never be tried."""
     found = search_common(node_core, LLAMA_SERVER)
+    assert found["hits"][0] == "ggml-org/llama.cpp error-invalid-argument", found
+
+
+def test_a_message_of_common_words_and_one_rare_value_is_still_weighed(node_core):
+    """The same when the index knows the argument (`hf`) as a rare word: one
+    rare word, a value, is not the message; its common words still are."""
+    hub = record("huggingface/hub", "hf-transfer", "hf transfer failed", filePath="src/hub/transfer.py")
+    found = search_common(node_core, LLAMA_SERVER, hub)
     assert found["hits"][0] == "ggml-org/llama.cpp error-invalid-argument", found
 
 
