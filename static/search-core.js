@@ -140,7 +140,7 @@
     return terms.filter(function (term) { return !isCommon(data, term); }).sort();
   }
 
-  /* Query text → {core, context, typed, message, frames, lines, cut, classes}: the
+  /* Query text → {core, context, typed, message, frames, lines, cut, innermost, classes}: the
    * tokens the ranking will use. The words of the message lines come first, so
    * a long paste keeps them; `message` lists them, `classes` the CamelCase
    * names in the text (an error class named in a title). */
@@ -156,7 +156,7 @@
       .map(function (c) { return c.toLowerCase(); });
     return { core: core, context: context, typed: core.length + context.length <= TYPED_QUERY_TOKENS,
              message: message.filter(function (t) { return coreSet[t]; }), frames: noise.frames, lines: lines,
-             cut: paste.cutBeforeError(text),
+             cut: paste.cutBeforeError(text), innermost: paste.innermostFile(text),
              classes: classes.filter(function (t) { return coreSet[t]; }) };
   }
 

@@ -154,6 +154,40 @@
     return CUT_BEFORE_ERROR.test(String(text).slice(-200));
   }
 
+  // ---- The innermost frame: where the error was raised ----------------------
+  // The file (or, for a .NET frame without one, the type) of the frame that
+  // raised: the last of a Python traceback, the first of any other stack.
+  var PYTHON_FRAME = /^[^\S\n]*File "([^"\n]+)", line \d+/;
+  var OTHER_FRAMES = [
+    /^[^\S\n]*at [^\n]*?\(([^()\s]+?):\d+(?::\d+)?\)/,   // Java, JavaScript: at f (file:1:2), at a.B.c(B.java:9)
+    /^[^\S\n]*at ([^\s()]+?):\d+:\d+[^\S\n]*$/,             // JavaScript: at file:1:2
+    / in ([^\s:]+\.cs):line \d+/,                          // .NET with its file
+    /^[^\S\n]+(\S+\.go):\d+/,                               // a goroutine's frame
+    /^[^\S\n]*([^\s:]+\.rb):\d+:in /,                       // Ruby
+    /^[^\S\n]*(?:at[^\S\n]+|>?[^\S\n]*[\w.]+\.(?:dll|exe)!)?[\w`]+(?:\.[\w`]+)*\.([\w`]+)\.[\w`<>]+\([^()\n]*\)/,  // .NET without a file: its type
+  ];
+
+  /* text → the innermost frame's file name without its folders and
+   * extension, lower-cased (`waitgroup` of `sync/waitgroup.go:64`,
+   * `connecthelper` of `at System.Net.Http.ConnectHelper.Connect()`), or "". */
+  function innermostFile(text) {
+    var lines = String(text).slice(0, 20000).split("\n").slice(0, MAX_RAISE_LINES), python = "";
+    for (var i = 0; i < lines.length; i++) {
+      var m = PYTHON_FRAME.exec(lines[i]);
+      if (m) { python = m[1]; continue; }
+      if (python) continue;
+      for (var r = 0; r < OTHER_FRAMES.length; r++) {
+        m = OTHER_FRAMES[r].exec(lines[i]);
+        if (m) return baseName(m[1]);
+      }
+    }
+    return python ? baseName(python) : "";
+  }
+
+  function baseName(path) {
+    return path.replace(/^.*[\/\\]/, "").replace(/`\d+$/, "").replace(/\.\w{1,6}$/, "").toLowerCase();
+  }
+
   // ---- Where the error was raised: the languages of the paste's frames ------
   // A stack frame or a panic's location names the source file the error
   // passed through: `File "x.py", line 3`, `at f (x.js:1:2)`, `at a.B(B.java:9)`,
@@ -320,6 +354,7 @@
     pasteNames: pasteNames,
     raisedIn: raisedIn,
     cutBeforeError: cutBeforeError,
+    innermostFile: innermostFile,
     nameKey: nameKey,
     nameAliases: nameAliases,
   };

@@ -84,8 +84,8 @@
    *    A record whose error class the query names in its text (`DTypeMismatchBinaryOp
  *    on add`) comes after those, before the rest;
  * 2. for a paste of stack frames with no message line, the repositories
-   *    the frames name, then among their records the rarer words of the
-   *    frames (frameWords);
+   *    the frames name, then the record whose file the innermost frame is
+   *    in, then the rarer words of the frames (frameWords);
    * 3. the weighted sum of query coverage, lunr's score, message coverage and
    *    a named repository; ties fall to the record's position. */
   /* Whether a term's match is one that decides what the error is: in its
@@ -179,7 +179,8 @@
     var framesOnly = q.frames > 0 && (!q.lines.length || q.cut) && !found;
     if (framesOnly) frameWords(engine, q, ranked);
     ranked.sort(function (a, b) {
-      return (b.value - a.value) || (framesOnly ? (b.named - a.named) || (b.frameWords - a.frameWords) : 0) ||
+      return (b.value - a.value) ||
+        (framesOnly ? (b.named - a.named) || (b.innermost - a.innermost) || (b.frameWords - a.frameWords) : 0) ||
         (b.score - a.score) || (a.ref - b.ref);
     });
     return ranked;
@@ -192,7 +193,10 @@
    * (`IdentityMap.ThrowIdentityConflict`) is where the error came from. */
   function frameWords(engine, q, ranked) {
     var names = toSet(Object.keys(q.names || {}).concat(engine.rules.names.domains).map(stem));
+    var innermost = q.innermost ? stem(q.innermost) : "";
     ranked.forEach(function (r) {
+      // The file of the frame that raised is the record's (`sync/waitgroup.go`, .NET's `ConnectHelper`).
+      r.innermost = innermost && r.metadata[innermost] && r.metadata[innermost].file ? 1 : 0;
       var sum = 0;
       if (r.named) r.terms.forEach(function (t) {
         var df = engine.df(t);

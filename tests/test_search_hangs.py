@@ -67,6 +67,8 @@ CASES = {
     "100 KB .NET namespace": ("cannot open {path}", "cannot open a/b/c.txt", "Error: " + "Ab." * 33_334 + "x"),
     "100 KB vendor folders": ("cannot open {path}", "cannot open a/b/c.txt", "vendor/" * 14_286),
     "100 KB gems folders": ("cannot open {path}", "cannot open a/b/c.txt", "gems/a-1.2" * 10_000),
+    "100 KB .NET frame never called": ("cannot open {path}", "cannot open a/b/c.txt", "   at " + "Ab." * 33_334),
+    "100 KB frame never closed": ("cannot open {path}", "cannot open a/b/c.txt", "   at f " + "(a" * 50_000),
     "100 KB of colons and digits": ("cannot open {path}", "cannot open a/b/c.txt",
                                     "Error: cannot open x " + "a:1" * 33_334),
     # The rules for what prompts, tools and CI services write before a line.

@@ -276,6 +276,39 @@ def test_frames_alone_keep_the_named_librarys_records_past_the_candidates(node_c
     assert repos(node_core, [*crowd, credentials], paste)[0] == "boto/botocore"
 
 
+@pytest.mark.parametrize("paste, innermost", [
+    ("goroutine 7 [running]:\nsync.(*WaitGroup).Add(0x1, 0x2)\n    sync/waitgroup.go:64\nmain.f()\n    /app/main.go:9",
+     "waitgroup"),
+    ('Traceback (most recent call last):\n  File "/app/main.py", line 3, in f\n'
+     '  File "/venv/aiohttp/connector.py", line 9, in g', "connector"),          # Python's is the last
+    ("   at System.Net.Http.ConnectHelper.EstablishSslConnectionAsync(SslClientAuthenticationOptions o)\n   at A.B.C()",
+     "connecthelper"),                                                           # .NET without a file: its type
+    ("\tat com.zaxxer.hikari.pool.HikariPool.getConnection(HikariPool.java:197)", "hikaripool"),
+    ("/gems/actionpack-5.0.1/lib/action_controller/metal/request_forgery_protection.rb:195:in verify",
+     "request_forgery_protection"),
+    ("Error: no frames at all", ""),
+])
+def test_the_innermost_frame_is_the_last_of_a_python_traceback_and_the_first_of_others(node_core, paste, innermost):
+    assert node_core.evaluate("t => ErrorSearchPaste.innermostFile(t)", paste) == innermost
+
+
+def test_frames_alone_naming_no_library_rank_the_record_of_the_innermost_frames_file(node_core):
+    """A goroutine dump without its panic line names no library Go's own
+    packages are known by; its innermost frame is in sync/waitgroup.go, the
+    file of the record that raises there, not in the paste's own tunnel.go,
+    whose name another record's file shares."""
+    records = [record("golang/go", "negative-waitgroup", "sync: negative WaitGroup counter",
+                      filePath="src/sync/waitgroup.go"),
+               record("other/tunnel", "tunnel-done", "tunnel done before bind: wait group closed",
+                      filePath="share/tunnel/tunnel.go")]
+    paste = ("goroutine 671916 [running]:\nsync.(*WaitGroup).Add(0x21b1084?, 0xc008350701?)\n    sync/waitgroup.go:64\n"
+             "github.com/jpillora/chisel/share/tunnel.(*waitGroup).Done(0xc00413f810?)\n"
+             "    github.com/jpillora/chisel@v1.10.0/share/tunnel/wg.go:20\n"
+             "github.com/jpillora/chisel/share/tunnel.(*Tunnel).BindSSH.func1()\n"
+             "    github.com/jpillora/chisel@v1.10.0/share/tunnel/tunnel.go:79")
+    assert repos(node_core, records, paste)[0] == "golang/go"
+
+
 def test_a_paste_cut_before_its_error_ranks_by_its_frames_not_its_causes_message(node_core):
     """Python prints a chained exception's cause first: a paste stopping at
     `…direct cause of the following exception:` holds the cause's message,
