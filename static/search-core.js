@@ -140,10 +140,13 @@
     return terms.filter(function (term) { return !isCommon(data, term); }).sort();
   }
 
-  /* Query text → {core, context, typed, message, frames, lines, cut, innermost, classes}: the
-   * tokens the ranking will use. The words of the message lines come first, so
-   * a long paste keeps them; `message` lists them, `classes` the CamelCase
-   * names in the text (an error class named in a title). */
+  /* Query text → {core, context, typed, message, frames, lines, framesAlone,
+   * innermost, classes}: the tokens the ranking will use. The words of the
+   * message lines come first, so a long paste keeps them; `message` lists
+   * them, `classes` the CamelCase names in the text (an error class named in
+   * a title). `framesAlone`: frames without the error's message, none of its
+   * lines or only a cause's (a paste cut before its error); `innermost` their
+   * innermost frame's file. */
   function analyse(text) {
     var noise = paste.stripNoise(text);
     var lines = paste.messageLines(text);
@@ -154,9 +157,10 @@
       .slice(0, MAX_QUERY_TOKENS);
     var classes = (String(noise.core).slice(0, 20000).match(CLASS_NAME) || [])
       .map(function (c) { return c.toLowerCase(); });
+    var framesAlone = noise.frames > 0 && (!lines.length || paste.cutBeforeError(text));
     return { core: core, context: context, typed: core.length + context.length <= TYPED_QUERY_TOKENS,
              message: message.filter(function (t) { return coreSet[t]; }), frames: noise.frames, lines: lines,
-             cut: paste.cutBeforeError(text), innermost: paste.innermostFile(text),
+             framesAlone: framesAlone, innermost: framesAlone ? paste.innermostFile(text) : "",
              classes: classes.filter(function (t) { return coreSet[t]; }) };
   }
 
@@ -255,8 +259,8 @@
     var codes = core.concat(context).filter(function (t) { return ranking.CODE_SHAPED.test(t); });
     // So is, for a paste of frames without the error's message, a record of
     // a library the paste names strongly: frames name it, seldom its words.
-    var framesAlone = q.frames > 0 && (!q.lines.length || q.cut), named = q.named;
-    var keep = framesAlone && named.any ? function (ref) { return named.of(Number(ref)) >= 2; } : null;
+    var named = q.named;
+    var keep = q.framesAlone && named.any ? function (ref) { return named.of(Number(ref)) >= 2; } : null;
     var results = index.query(function (query) {
       var term = function (t, boost) { query.term(t, { boost: boost, usePipeline: false }); };
       core.forEach(function (t) { term(t, 1); });

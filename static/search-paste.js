@@ -114,24 +114,14 @@
   function messageLines(text) {
     var lines = String(text).split(/\r?\n/), found = [];
     found.made = [];  // lines read out of a structured log: the text as the program would print it
-    for (var i = 0, said; i < lines.length && found.length < MAX_MESSAGE_LINES; i++) {
+    for (var i = 0; i < lines.length && found.length < MAX_MESSAGE_LINES; i++) {
       var line = lines[i].slice(0, 2000), prefix = LINE_PREFIX.exec(line);
       line = line.slice(prefix[0].length);
       if (PANIC_AT.test(line) && i + 1 < lines.length) { found.push(lines[i + 1].slice(0, 2000)); continue; }
-      var logfmt = LOGFMT_ERROR.exec(line);
-      if (logfmt) {
-        var cause = LOGFMT_CAUSE.exec(line.slice(logfmt.index + logfmt[0].length));
-        said = logfmt[1] || logfmt[2];
-        said = (cause ? said + ": " + (cause[1] || cause[2]) : said).replace(/\\(.)/g, "$1");
-        found.push(said);
-        found.made.push(said);
-        continue;
-      }
-      var serde = SERDE_JSON_DEBUG.exec(line);
-      if (serde) {
-        said = serde[1].replace(/\\(.)/g, "$1") + " at line " + serde[2] + " column " + serde[3];
-        found.push(said);
-        found.made.push(said);
+      var made = printedAs(line);
+      if (made !== null) {
+        found.push(made);
+        found.made.push(made);
         continue;
       }
       var r = 0;
@@ -142,6 +132,18 @@
       if (r === MESSAGE_RULES.length && prefix[1] && /\S/.test(line)) found.push(line);
     }
     return found;
+  }
+
+  /* A structured line's message as its program prints it (a logfmt error
+   * line's `msg: err`, serde_json's `{:?}` as its Display), or null. */
+  function printedAs(line) {
+    var logfmt = LOGFMT_ERROR.exec(line);
+    if (logfmt) {
+      var cause = LOGFMT_CAUSE.exec(line.slice(logfmt.index + logfmt[0].length)), said = logfmt[1] || logfmt[2];
+      return (cause ? said + ": " + (cause[1] || cause[2]) : said).replace(/\\(.)/g, "$1");
+    }
+    var serde = SERDE_JSON_DEBUG.exec(line);
+    return serde ? serde[1].replace(/\\(.)/g, "$1") + " at line " + serde[2] + " column " + serde[3] : null;
   }
 
   // ---- A paste cut before its error ------------------------------------------

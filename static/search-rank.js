@@ -175,8 +175,7 @@
       if (r.pattern) found = true;
     });
     holdingMatches(engine, exact, haystack);
-    // Frames without the error's message: none of its lines, or only a cause's (q.cut).
-    var framesOnly = q.frames > 0 && (!q.lines.length || q.cut) && !found;
+    var framesOnly = q.framesAlone && !found;
     if (framesOnly) frameWords(engine, q, ranked);
     ranked.sort(function (a, b) {
       return (b.value - a.value) ||
