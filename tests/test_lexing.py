@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pygments
 import pytest
+from hypothesis import given, settings, strategies as st
 from pygments.lexer import RegexLexer, bygroups, default, include, words
 from pygments.lexers import (BashSessionLexer, CLexer, CppLexer, GoLexer, JavaLexer, JavascriptLexer, PythonLexer,
                              RustLexer, find_lexer_class_by_name, get_all_lexers)
-from pygments.token import Comment, Keyword, Name, Number, String, Text
+from pygments.token import Comment, Keyword, Name, Number, String, Text, Token
 
 from errorsite import lexing
-from errorsite.markup import lexer_for, snippet_lexer
+from errorsite.markup import code as code_module, lexer_for, snippet_lexer
 
 SHARED_RECORDS = Path(__file__).resolve().parents[2] / "shared" / "records"
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
@@ -176,3 +177,45 @@ def test_it_is_installed_only_on_the_pygments_it_mirrors(monkeypatch):
         assert lexing.install() is False and RegexLexer.get_tokens_unprocessed is lexing.STOCK
     finally:
         lexing.uninstall()
+
+
+# ---- format_html: HtmlFormatter's bytes, in one loop ---------------------------
+
+def stock_html(tokens) -> str:
+    """What format_html replaces: HtmlFormatter(nowrap=True) after the filter
+    that makes unstyled and blank Whitespace tokens Text."""
+    import io
+    from pygments.formatters import HtmlFormatter
+    from pygments.token import Whitespace
+    unstyled = code_module._unstyled()
+    out = io.StringIO()
+    HtmlFormatter(nowrap=True).format(
+        ((Text if ttype in unstyled or (ttype in Whitespace and value.isspace()) else ttype, value)
+         for ttype, value in tokens), out)
+    return out.getvalue()
+
+
+def test_format_html_writes_pygments_bytes_for_every_real_code_block():
+    if not SHARED_RECORDS.is_dir():
+        pytest.skip(f"{SHARED_RECORDS} is not here")
+    blocks = 0
+    for path in sorted([*SHARED_RECORDS.glob("*.json"), *PROJECT.glob("tests/fixtures/mined/*/records/*.json")]):
+        record = json.loads(path.read_text())["record"]
+        for field in CODE_FIELDS:
+            code = record.get(field)
+            if isinstance(code, str) and code:
+                tokens = list(snippet_lexer(code, record.get("filePath")).get_tokens(code + "\n"))
+                assert code_module.format_html(tokens) == stock_html(tokens), f"{path.name} {field}"
+                blocks += 1
+    assert blocks > 500
+
+
+TOKEN_TYPES = [Text, Text.Whitespace, Keyword, Name, Name.Builtin, String, Comment.Single, Number, Token.Error,
+               Name.Other, Token.Punctuation, Token.Operator]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(TOKEN_TYPES), st.text(alphabet=" \n\tab<&>\"'x", max_size=8)),
+                max_size=30))
+def test_format_html_writes_pygments_bytes_for_any_tokens(tokens):
+    assert code_module.format_html(tokens) == stock_html(tokens)
