@@ -6,9 +6,12 @@ with nowrap=True), and write one HTML file per record holding the results.
 No templates, no Markdown, no listings, no search index: whatever our build
 costs above this is overhead we could, in principle, remove.
 
-`--our-lexing` runs the same work with errorsite/lexing.py in place (the
-RegexLexer loop our build uses: each state's rules by first character): the floor for a build that lexes as ours
-does, so that what we add above highlighting is measured apart from it.
+`--our-lexing` runs the same work as our build highlights: with
+errorsite/lexing.py in place (the RegexLexer loop our build uses: each
+state's rules by first character), and the HTML written by
+errorsite/markup/code.py's format_html (HtmlFormatter's bytes, in one loop;
+since 2026-12-05): the floor for a build that highlights as ours does, so
+that what we add above highlighting is measured apart from it.
 
     python bench/floor.py [--our-lexing] RECORDS_DIR OUT_DIR
 """
@@ -23,30 +26,32 @@ from pygments.formatters import HtmlFormatter
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from errorsite import lexing  # noqa: E402
 from errorsite.markup import lexer_for, snippet_lexer  # noqa: E402
+from errorsite.markup.code import format_html  # noqa: E402
 
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
 FORMATTER = HtmlFormatter(nowrap=True)  # as errorsite/markup/code.py
 
 
-def render(rec: dict) -> bytes:
+def render(rec: dict, ours: bool = False) -> bytes:
     parts = []
     for field in CODE_FIELDS:
         code = rec.get(field)
         if code:
             code = code if code.endswith("\n") else code + "\n"
             lexer = lexer_for(rec.get("filePath")) if field == "sourceCode" else snippet_lexer(code, rec.get("filePath"))
-            parts.append(f'<pre class="highlight">{highlight(code, lexer, FORMATTER)}</pre>')
+            html = format_html(lexer.get_tokens(code)) if ours else highlight(code, lexer, FORMATTER)
+            parts.append(f'<pre class="highlight">{html}</pre>')
     return "\n".join(parts).encode()
 
 
-def main(records: Path, out: Path) -> None:
+def main(records: Path, out: Path, ours: bool = False) -> None:
     start = time.perf_counter()
     out.mkdir(parents=True, exist_ok=False)
     count = 0
     for dirpath, _, files in sorted(os.walk(records)):
         for name in sorted(f for f in files if f.endswith(".json")):
             rec = json.loads(Path(dirpath, name).read_bytes())["record"]
-            (out / f"{count}.html").write_bytes(render(rec))
+            (out / f"{count}.html").write_bytes(render(rec, ours))
             count += 1
     print(f"floor: {count} records in {time.perf_counter() - start:.1f} s")
 
@@ -59,4 +64,4 @@ if __name__ == "__main__":
         raise SystemExit(__doc__)
     if our_lexing and not lexing.install():
         raise SystemExit("errorsite/lexing.py does not mirror this Pygments: no floor with our lexing")
-    main(Path(arguments[0]), Path(arguments[1]))
+    main(Path(arguments[0]), Path(arguments[1]), our_lexing)
