@@ -117,8 +117,7 @@ class Staging:
             # sync (rsync, aws s3 sync) uploads only what changed.
             link_or_copy(previous, target)
         else:
-            with open(target, "xb") as file:  # "x": two pages never share a file
-                file.write(page.content)
+            write_new(target, page.content)
         if self.twin is not None:
             self.link_twin(target, name, page.path)
         self.count += 1
@@ -183,6 +182,23 @@ class Staging:
         for folder in sorted(self.folders - self.used, key=lambda name: -name.count("/")):
             os.rmdir(os.path.join(self.root, folder))  # deepest first, so each is empty by now
         self.stale = {}
+
+
+# O_EXCL: two pages never share a file. os.open rather than open(): Python's
+# file object costs a fstat, an ioctl and a lseek a file, 6 of its 34 CPU-µs
+# (20,000 files of 20 KB in /tmp).
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+
+
+def write_new(path: str, content: bytes) -> None:
+    """`content` into a new file at `path` (mode 0o666 less the umask, as open() makes it)."""
+    descriptor = os.open(path, _NEW_FILE, 0o666)
+    try:
+        view = memoryview(content)
+        while view:
+            view = view[os.write(descriptor, view):]
+    finally:
+        os.close(descriptor)
 
 
 def existing_tree(root: str) -> tuple[dict[str, int], set[str]]:
