@@ -18,6 +18,7 @@ import jinja2
 from . import lexing, urls
 from .cache.keys import record_key
 from .load import load_file, read_record_bytes
+from .markup.code import forget_blocks
 from .model import Outcome, Page, Record, Reuse, Summary
 from .spread import in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
@@ -57,6 +58,7 @@ class Worker:
         return {**self.__dict__, "env": None}
 
     def __call__(self, path: Path) -> Outcome:
+        forget_blocks()
         raw = load_file(path, self.root)
         digest = raw.digest
         if raw.problem:

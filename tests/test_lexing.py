@@ -219,3 +219,19 @@ TOKEN_TYPES = [Text, Text.Whitespace, Keyword, Name, Name.Builtin, String, Comme
                 max_size=30))
 def test_format_html_writes_pygments_bytes_for_any_tokens(tokens):
     assert code_module.format_html(tokens) == stock_html(tokens)
+
+
+def test_a_records_highlighted_blocks_are_kept_for_that_record_only():
+    """check then render reuse a record's blocks; the next record starts from none,
+    so that a corpus whose records share code is measured as real records are."""
+    from errorsite import records, urls
+    from errorsite.render import SiteOptions
+    folder = (PROJECT / "tests" / "fixtures" / "mined" / "go" / "records").resolve()
+    first, second = sorted(folder.glob("*.json"))[:2]
+    worker = records.Worker(urls.Site("http://localhost:8000/"), SiteOptions(), folder, "test", {})
+    worker(first)
+    worker(second)
+    kept = {code for code, _ in code_module._made}
+    second_record = json.loads(second.read_text())["record"]
+    assert kept and kept <= {code_module.line_ends(second_record[field]) for field in CODE_FIELDS
+                             if second_record.get(field)}
