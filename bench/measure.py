@@ -195,6 +195,7 @@ def gzipped_size(folder: Path) -> tuple[int, int]:
 # sys) after removing the previous site and 47.7 s (4.3 s sys) without.
 # Whichever tool ran after the larger delete looked the slower.
 TRASH_NAME = "trash"
+SETTLE_SECONDS = 361  # ext4's RECENTCY_MIN + RECENTCY_DIRTY: 60 + 300 s
 
 
 def discard(folder: Path) -> None:
@@ -213,6 +214,11 @@ def empty_trash(folder: Path, settle: bool) -> None:
         return
     shutil.rmtree(trash)
     if settle:
-        os.sync()  # clean inode table blocks: a minute, not five
-        print("waiting 61 s after deleting an earlier run's output (see bench/measure.py: discard)", flush=True)
-        time.sleep(61)
+        # Not a minute after a sync: the measured build dirties those very
+        # inode table blocks as it allocates, and a freed inode in a dirty
+        # block stays skipped for six (a 10k build 60 s after deleting a
+        # site: 23 s of system time in its main process instead of 4.5).
+        os.sync()
+        print(f"waiting {SETTLE_SECONDS} s after deleting an earlier run's output (see bench/measure.py: discard)",
+              flush=True)
+        time.sleep(SETTLE_SECONDS)
