@@ -1,6 +1,8 @@
-"""lexing.py: Pygments' RegexLexer with each state's rules joined gives the same tokens."""
+"""Highlighting: lexing.py gives Pygments' RegexLexer tokens, format_html its
+HtmlFormatter's bytes, and a record's blocks are made for that record only."""
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -8,13 +10,15 @@ from pathlib import Path
 import pygments
 import pytest
 from hypothesis import given, settings, strategies as st
+from pygments.formatters import HtmlFormatter
 from pygments.lexer import RegexLexer, bygroups, default, include, words
 from pygments.lexers import (BashSessionLexer, CLexer, CppLexer, GoLexer, JavaLexer, JavascriptLexer, PythonLexer,
                              RustLexer, find_lexer_class_by_name, get_all_lexers)
-from pygments.token import Comment, Keyword, Name, Number, String, Text, Token
+from pygments.token import Comment, Keyword, Name, Number, String, Text, Token, Whitespace
 
-from errorsite import lexing
+from errorsite import lexing, records, urls
 from errorsite.markup import code as code_module, lexer_for, snippet_lexer
+from errorsite.render import SiteOptions
 
 SHARED_RECORDS = Path(__file__).resolve().parents[2] / "shared" / "records"
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
@@ -184,9 +188,6 @@ def test_it_is_installed_only_on_the_pygments_it_mirrors(monkeypatch):
 def stock_html(tokens) -> str:
     """What format_html replaces: HtmlFormatter(nowrap=True) after the filter
     that makes unstyled and blank Whitespace tokens Text."""
-    import io
-    from pygments.formatters import HtmlFormatter
-    from pygments.token import Whitespace
     unstyled = code_module._unstyled()
     out = io.StringIO()
     HtmlFormatter(nowrap=True).format(
@@ -224,8 +225,6 @@ def test_format_html_writes_pygments_bytes_for_any_tokens(tokens):
 def test_a_records_highlighted_blocks_are_kept_for_that_record_only():
     """check then render reuse a record's blocks; the next record starts from none,
     so that a corpus whose records share code is measured as real records are."""
-    from errorsite import records, urls
-    from errorsite.render import SiteOptions
     folder = (PROJECT / "tests" / "fixtures" / "mined" / "go" / "records").resolve()
     first, second = sorted(folder.glob("*.json"))[:2]
     worker = records.Worker(urls.Site("http://localhost:8000/"), SiteOptions(), folder, "test", {})
