@@ -19,7 +19,7 @@ from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 
 from . import urls
 from .assets import static_files, versions
-from .cache.keys import render_fingerprint
+from .cache.keys import bytes_history_digest, render_fingerprint
 from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, kept_instead
 from .cache.planning import Plan, plan_build, save_trusted_stats, unreadable
 from .cache.previous import Keep
@@ -27,7 +27,8 @@ from .cache.folder import state_folder
 from .cards import card_warnings
 from .cache.stored import OutcomesRead, save_state
 from .finished import Finished
-from .load import RecordFile, check_not_empty, load_static, load_url_manifest, scan_records, skipped_notes
+from .load import (RecordFile, check_not_empty, load_static, parse_url_manifest, read_url_manifest, scan_records,
+                   skipped_notes)
 from .load.files import printable
 from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
 from .records import Worker, outcomes, usable_jobs
@@ -134,7 +135,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         result = unchanged_site(plan.unchanged, report, strict, timings)
         sweep_leftovers(out_dir, begun.state_dir, report)
     else:
-        history = url_history(previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), report)
+        history = url_history(previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), report,
+                              plan.history_written)
         entries, total = record_outcomes(begun, plan, found, unread, jobs), len(unread) + len(found)
         pages = Finished(
             shard_files(entries, total, begun, shard, plan, report, progress) if shard
@@ -187,10 +189,15 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
                        lambda: next_build(begun, history, assembled.sources, assembled.records_folder, *pages.value))
 
 
-def url_history(path: Path, report: Report) -> History:
+def url_history(path: Path, report: Report, written: str = "") -> History:
     """The URL history in `path`, as far as a build could have written it; each
-    entry dropped is a warning, and no history stops a build."""
-    data, unread = load_url_manifest(path)
+    entry dropped is a warning, and no history stops a build. `written`: the
+    digest of the history the previous build wrote with this same code
+    (Plan.history_written); a file of those very bytes is taken as written."""
+    raw, unread = read_url_manifest(path)
+    if raw is not None and written and bytes_history_digest(raw) == written:
+        return History.as_written(raw)
+    data, unread = (None, unread) if raw is None else parse_url_manifest(raw)
     history = History.of(data, printable(path.as_posix()), unread)
     for line in history.dropped:
         report(f"warning: {line}")

@@ -9,7 +9,9 @@ history, so when none changed the previous build's files are linked instead
 """
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import multiprocessing
 import multiprocessing.connection
 import time
@@ -20,7 +22,7 @@ from . import urls
 from .api import api_pages
 from .assets import cache_headers, static_files, versions
 from .browse import browse_pages, last_modified, opensearch, robots, sitemap
-from .cache.keys import history_digest, summaries_key
+from .cache.keys import bytes_history_digest, history_digest, summaries_key
 from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
 from .feeds import feed_pages
 from .finished import Finished
@@ -43,10 +45,14 @@ SearchStep = Callable[[list[Summary]], Generator[Page, None, list[str]]]
 class History(NamedTuple):
     """The URL history a build starts from (redirects.py), as far as it is one a
     build could have written (url_history.py); its digest; why entries were dropped."""
-    previous: UrlHistory
+    read: Callable[[], UrlHistory]  # the history itself, parsed when a page first needs it
     found: bool
     digest: str
     dropped: list[str]
+
+    @property
+    def previous(self) -> UrlHistory:
+        return self.read()
 
     @staticmethod
     def of(data: object, source: str = urls.URLS_PATH, unread: str | None = None) -> "History":
@@ -57,8 +63,17 @@ class History(NamedTuple):
         dropped = [f"{source}: {reason}" for reason in ([unread] if unread else read.dropped)]
         if read.more:
             dropped.append(f"{source}: {read.more:,} more entries dropped")
-        return History(read.history, read.found, history_digest(kept), dropped)
+        return History(lambda: read.history, read.found, history_digest(kept), dropped)
 
+    @staticmethod
+    def as_written(raw: bytes) -> "History":
+        """The history in `raw`, the bytes a build of this same code wrote
+        (redirects.redirect_pages): it reads back unchanged, so nothing is
+        dropped and its digest is that of its bytes. A rebuild whose global
+        pages stand never needs more, so it is parsed (a second a million
+        entries) only when a page does."""
+        parsed = functools.cache(lambda: read_history(json.loads(raw)).history)
+        return History(parsed, True, bytes_history_digest(raw), [])
 
 class SitewideDone(NamedTuple):
     """What the global step made: what the next build needs to reuse its pages, and its warnings."""

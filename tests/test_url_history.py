@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import url_history, urls
+from errorsite import pipeline, url_history, urls
+from errorsite.cache.keys import bytes_history_digest
 from errorsite.load import own_files
 from errorsite.load.own_files import load_url_manifest
+from errorsite.model import inert_json_pieces
 from errorsite.render import SiteOptions
 from errorsite.sitewide import History
 from errorsite.url_history import listing_shape, manifest, read_history, record_shape
@@ -120,6 +122,35 @@ def test_a_history_a_build_wrote_reads_back_unchanged():
     read = read_history(written)
     assert read.dropped == [] and read.history == (known, lists)
     assert History.of(written).digest == History.of(manifest(*read.history)).digest
+
+
+def test_the_bytes_this_code_wrote_are_taken_as_written_and_any_other_read_in_full(tmp_path):
+    """A rebuild does not validate a history it wrote itself (a second at a
+    million entries): the same bytes read back unchanged (the test above),
+    so their digest alone says what reading them would give."""
+    known = {"a": url_history.Known("o/n/s/", "m", ("o/n/t/",), True)}
+    written = b"".join(inert_json_pieces(manifest(known, {"", "o/n/"})))
+    path, lines = tmp_path / "urls.json", []
+    path.write_bytes(written)
+    read = pipeline.url_history(path, lines.append)
+    taken = pipeline.url_history(path, lines.append, written=bytes_history_digest(written))
+    assert (taken.found, taken.digest, taken.dropped) == (read.found, read.digest, read.dropped) == \
+        (True, bytes_history_digest(written), [])
+    assert taken.previous == read.previous == (known, {"", "o/n/"})
+    path.write_bytes(written.replace(b'"m"', b'"edited by hand"'))
+    edited = pipeline.url_history(path, lines.append, written=bytes_history_digest(written))
+    assert edited.digest != taken.digest and edited.previous.known["a"].message == "edited by hand"
+    path.write_bytes(written.replace(b"o/n/t/", b"../../t/"))
+    hostile = pipeline.url_history(path, lines.append, written=bytes_history_digest(written))
+    assert hostile.previous.known["a"].old == () and len(hostile.dropped) == 1 and lines == [
+        f"warning: {hostile.dropped[0]}"]
+
+
+def test_a_history_taken_as_written_is_parsed_only_when_a_page_needs_it():
+    lazily = History.as_written(b"not JSON")
+    assert lazily.found and lazily.dropped == []
+    with pytest.raises(ValueError):
+        lazily.previous
 
 
 @pytest.mark.parametrize("path", ["", "-/search/", "-/go/", "-/repos/", "-/repos/-/page/2/", "-/tags/", "-/tags/kv-cache/",

@@ -63,6 +63,12 @@ def history_digest(previous_urls: object) -> str:
     return digest.hexdigest()[:24]
 
 
+def bytes_history_digest(written: bytes) -> str:
+    """history_digest of the history a build wrote as these bytes (the
+    served `-/urls.json` is inert_json_pieces of it, joined)."""
+    return hashlib.sha256(written).hexdigest()[:24]
+
+
 def file_key(relative: str) -> str:
     """A record file's key in the build's state: its path relative to the records
     folder, itself when it is valid Unicode, else its bytes in hex behind a NUL,

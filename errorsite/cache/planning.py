@@ -37,6 +37,7 @@ class Plan:
     keep: Keep = Keep()                 # what the writer may link from the served site instead of writing it
     record_set: str = ""                # a shard's: what it is cut from (record_set), for assemble to compare
     outcomes_read: OutcomesRead = OutcomesRead()  # the reused outcomes, as the next build's state may copy them
+    history_written: str = ""           # the digest of the URL history the previous build wrote, with this same code
 
 
 def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: str, files: list[RecordFile],
@@ -62,7 +63,15 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
     read = OutcomesRead(opened[0], frozenset(names[index] for index in reusable.known)) if opened else OutcomesRead()
     return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable,
                 page_keys(previous, fingerprint), previous.global_pages, previous.keep,
-                record_set(whole, stats) if whole else "", read)
+                record_set(whole, stats) if whole else "", read, history_written(previous, fingerprint))
+
+
+def history_written(previous: PreviousBuild, fingerprint: str) -> str:
+    """The digest of the URL history the previous build served, when the same
+    code made it: that code reads those bytes back unchanged (url_history.py)."""
+    if previous.fingerprint != fingerprint or previous.global_pages is None:
+        return ""
+    return previous.global_pages.history_served
 
 
 def record_set(scan: Scan, trusted: dict[str, list]) -> str:

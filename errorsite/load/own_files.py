@@ -38,6 +38,13 @@ def load_url_manifest(path: Path) -> tuple[object, str | None]:
     and why it was not read; (None, None) when there is none. History is
     best effort: only a regular file of at most MAX_HISTORY_BYTES is read,
     and no file stops a build."""
+    raw, unread = read_url_manifest(path)
+    return (None, unread) if raw is None else parse_url_manifest(raw)
+
+
+def read_url_manifest(path: Path) -> tuple[bytes | None, str | None]:
+    """The bytes of the URL manifest at `path`, as load_url_manifest reads
+    them, or None and why not."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -57,6 +64,11 @@ def load_url_manifest(path: Path) -> tuple[object, str | None]:
         os.close(descriptor)
     if len(raw) > MAX_HISTORY_BYTES:
         return None, f"grew over the {MAX_HISTORY_BYTES // 2**20} MiB limit while being read: ignored"
+    return raw, None
+
+
+def parse_url_manifest(raw: bytes) -> tuple[object, str | None]:
+    """A URL manifest's bytes as JSON, or None and why not."""
     try:
         return json.loads(raw.decode("utf-8")), None
     except UnicodeDecodeError as error:
