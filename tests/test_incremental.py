@@ -210,6 +210,28 @@ def test_a_rebuild_reads_only_the_record_files_that_changed(tmp_path, monkeypatc
     assert tree(tmp_path / "site") == tree(tmp_path / "clean")
 
 
+@pytest.mark.parametrize("beside", [False, True], ids=["looked up here", "looked up beside"])
+def test_served_files_deleted_by_hand_are_made_again(tmp_path, monkeypatch, beside):
+    """The state claims every file its build wrote; the served files decide,
+    looked up in a process beside the reading of the outcomes when they are
+    many (stored.ServedLookup): a record page and a listing deleted by hand
+    come back, and only the record whose page went is read again."""
+    monkeypatch.setattr(stored, "LOOKED_UP_BESIDE", 0 if beside else 10**9)
+    records = write_records(tmp_path / "records", 20)
+    site = built(records, tmp_path / "site")
+    history = tmp_path / "urls.json"
+    shutil.copy(site / "-" / "urls.json", history)
+    (site / "tags/search/error-number-3/index.html").unlink()
+    (site / "tags/search/index.html").unlink()
+    loaded = []
+    real_load = records_module.load_file
+    monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))
+    again, _ = build_quietly(records, site)
+    assert loaded == ["r0003.json"] and (again.records, again.reused) == (20, 19)
+    clean = built(records, tmp_path / "clean", cache=False, previous_manifest=history)
+    assert tree(site) == tree(clean)
+
+
 def test_records_read_from_another_folder_are_read_again(tmp_path):
     """Problems name files by the records folder as given, so cached ones stay with it."""
     records = write_records(tmp_path / "records", 3)

@@ -16,7 +16,7 @@ from ..model import Outcome, Problem
 from .previous import NO_GLOBAL_PAGES, GlobalPages, PreviousBuild
 
 __all__ = ["NO_GLOBAL_PAGES", "GlobalPages", "NextBuild", "PreviousBuild", "Reusable", "comparable", "global_reuse",
-           "kept_instead", "page_keys", "reusable_outcomes", "unchanged"]
+           "kept_instead", "page_keys", "reusable_outcomes", "still_served", "unchanged"]
 
 
 def comparable(previous: PreviousBuild, fingerprint: str, records_folder: str) -> bool:
@@ -71,6 +71,16 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
         else:
             last_good[name] = outcome
     return Reusable(known, last_good)
+
+
+def still_served(reusable: Reusable, pages: dict[str, str]) -> Reusable:
+    """The outcomes of `reusable` whose every page is among the served `pages`
+    (as published() with them would have kept): `reusable_outcomes` may run
+    on the pages the state claims while their files are looked up."""
+    def served(outcome: Outcome) -> bool:
+        return all(page.path in pages for page in outcome.pages)
+    return Reusable({index: outcome for index, outcome in reusable.known.items() if served(outcome)},
+                    {name: outcome for name, outcome in reusable.last_good.items() if served(outcome)})
 
 
 def published(entry: object, pages: dict[str, str]) -> Outcome | None:

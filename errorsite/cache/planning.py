@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..load import RecordFile, Scan, file_digests, trusted_stats
 from ..model import Outcome, Problem
 from .keys import file_key
-from .plan import (GlobalPages, PreviousBuild, Reusable, comparable, page_keys, reusable_outcomes,
+from .plan import (GlobalPages, PreviousBuild, Reusable, comparable, page_keys, reusable_outcomes, still_served,
                    unchanged)
 from .previous import Keep
-from .stored import OutcomesRead, digests_file, load_digests, previous_build, previous_outcomes, save_digests
+from .stored import OutcomesRead, digests_file, load_digests, previous_outcomes, read_previous_build, save_digests
 
 
 @dataclass(frozen=True)
@@ -49,17 +50,25 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
     is the one the served site holds (no --previous-manifest). `whole`: the
     scan of every record file, when `files` are a shard's slice of it."""
     records_folder, records_root = records_dir.as_posix(), records_dir.resolve().as_posix()
-    previous = previous_build(out_dir, state_dir) if use_cache else PreviousBuild()
-    names = [file_key(file.relative) for file in files]
-    stats = load_digests(digests_file(state_dir), records_root) if use_cache else {}
-    sources, settled = file_digests(files, names, stats, time.time_ns(),
-                                    previous.sources if comparable(previous, fingerprint, records_folder) else {})
-    sources.update((f"?{problem.path}", unreadable(problem).digest) for problem in unread)
-    if unchanged(previous, fingerprint, records_folder, sources, own_history):
-        return Plan(records_folder, records_root, names, sources, settled, stats, previous)
-    opened: list = []  # the outcomes file's identity, once it is open
-    reusable = reusable_outcomes(previous, fingerprint, records_folder, names, [file.is_link for file in files],
-                                 sources, lambda: previous_outcomes(state_dir, opened)) if use_cache else Reusable({}, {})
+    with read_previous_build(out_dir, state_dir) if use_cache else nullcontext() as stated:
+        # What the state claims decides until the lookup of the served files
+        # beside it confirms it: their lstats are paid while the outcomes are read.
+        claimed = stated.claimed if stated else PreviousBuild()
+        names = [file_key(file.relative) for file in files]
+        stats = load_digests(digests_file(state_dir), records_root) if use_cache else {}
+        sources, settled = file_digests(files, names, stats, time.time_ns(),
+                                        claimed.sources if comparable(claimed, fingerprint, records_folder) else {})
+        sources.update((f"?{problem.path}", unreadable(problem).digest) for problem in unread)
+        if unchanged(claimed, fingerprint, records_folder, sources, own_history):
+            previous = stated.confirmed()
+            if unchanged(previous, fingerprint, records_folder, sources, own_history):
+                return Plan(records_folder, records_root, names, sources, settled, stats, previous)
+        opened: list = []  # the outcomes file's identity, once it is open
+        reusable = reusable_outcomes(claimed, fingerprint, records_folder, names, [file.is_link for file in files],
+                                     sources, lambda: previous_outcomes(state_dir, opened)) if use_cache \
+            else Reusable({}, {})
+        previous = stated.confirmed() if stated else PreviousBuild()
+    reusable = still_served(reusable, previous.pages)
     read = OutcomesRead(opened[0], frozenset(names[index] for index in reusable.known)) if opened else OutcomesRead()
     return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable,
                 page_keys(previous, fingerprint), previous.global_pages, previous.keep,

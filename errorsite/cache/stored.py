@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import stat
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
@@ -42,42 +45,116 @@ def our_marker(folder: Path) -> dict | None:
 def previous_build(out_dir: Path, state_dir: Path) -> PreviousBuild:
     """The build that wrote `out_dir`, as its marker and its state in
     `state_dir` say and its files confirm; empty if there is none of ours."""
-    return PreviousBuild.from_manifest(previous_manifest(out_dir, state_dir))
+    with read_previous_build(out_dir, state_dir) as previous:
+        return previous.confirmed()
 
 
-def previous_manifest(out_dir: Path, state_dir: Path) -> dict:
-    """The manifest an earlier build left in `out_dir` and `state_dir` ({} if none), with only
-    the pages whose files are still there, (`inodes`) those files' inodes, and
-    (`served`) the ServedFiles, or None unless every file of the site was found."""
+class StatedBuild:
+    """The previous build as its marker and state say (`claimed`), while its
+    served files are looked up (ServedLookup); `confirmed()` waits for them:
+    the pages whose files are still there. Use it in a `with`."""
+
+    def __init__(self, manifest: dict, served: Path):
+        self.manifest = manifest
+        pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
+        shared = manifest.get("global")
+        paths = shared.get("paths") if isinstance(shared, dict) else None
+        self.pages, self.global_paths = pages, paths if isinstance(paths, list) else None
+        self.claimed = PreviousBuild.from_manifest({**manifest, "pages": pages, "inodes": {}, "served": None}) \
+            if manifest else PreviousBuild()
+        self.lookup = ServedLookup(served, [*pages, *(self.global_paths or ())]) if manifest else None
+        self._confirmed: PreviousBuild | None = None
+
+    def confirmed(self) -> PreviousBuild:
+        if self._confirmed is None:
+            self._confirmed = PreviousBuild.from_manifest(
+                confirmed_manifest(self.manifest, self.pages, self.global_paths, self.lookup.inodes())
+                if self.lookup else {})
+        return self._confirmed
+
+    def __enter__(self) -> "StatedBuild":
+        return self
+
+    def __exit__(self, *_) -> None:
+        if self.lookup:
+            self.lookup.close()
+
+
+def read_previous_build(out_dir: Path, state_dir: Path) -> StatedBuild:
+    """The build that wrote `out_dir`, as its marker and its state in
+    `state_dir` say ({} if none of ours), its served files being looked up."""
     site = our_marker(out_dir)
     try:
         folder = os.lstat(out_dir).st_ino  # before the files: see describe_spare
         state = (state_dir / STATE).read_bytes()
         manifest = json.loads(state)
     except (OSError, ValueError):
-        return {}
+        return StatedBuild({}, out_dir)
     if not (site is not None and isinstance(manifest, dict) and site.get("state") == state_digest(state)):
-        return {}  # not ours, or the state of another build (one that failed after writing it, say)
-    manifest["files"] = site.get("files")
-    pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
-    shared = manifest.get("global")
-    paths = shared.get("paths") if isinstance(shared, dict) else None
+        return StatedBuild({}, out_dir)  # not ours, or the state of another build (one that failed after writing it, say)
+    manifest["files"], manifest["folder"] = site.get("files"), folder
+    return StatedBuild(manifest, out_dir)
+
+
+def confirmed_manifest(manifest: dict, pages: dict, global_paths: list | None, inodes: list[int | None]) -> dict:
+    """The manifest with only the pages whose files are still there (their
+    `inodes` in the order of `pages`, then of `global_paths`), (`inodes`) those
+    files' inodes, and (`served`) the ServedFiles, or None unless every file
+    of the site was found."""
+    manifest = dict(manifest)
     # The inodes are for this build only: never written back.
     manifest["pages"], manifest["inodes"] = {}, {}
-    for path, key in pages.items():
-        inode = served_inode(out_dir, path)
+    for (path, key), inode in zip(pages.items(), inodes):
         if inode is not None:
             manifest["pages"][path], manifest["inodes"][path] = key, inode
-    found = [served_inode(out_dir, p) for p in paths] if isinstance(paths, list) else [None]
+    found = inodes[len(pages):] if global_paths is not None else [None]
     if None in found:
         manifest["global"] = {}
-    manifest["inodes"].update((path, inode) for path, inode in zip(paths if isinstance(paths, list) else (), found)
-                              if inode is not None)
+    manifest["inodes"].update((path, inode) for path, inode in zip(global_paths or (), found) if inode is not None)
     # The served files are all listed when they count as many as the build that
     # wrote the site made: none of them missing, none listed twice.
     complete = len(manifest["inodes"]) + 1 == manifest.get("files")  # and the marker
-    manifest["served"] = ServedFiles(folder, manifest["inodes"]) if complete else None
+    manifest["served"] = ServedFiles(manifest.pop("folder"), manifest["inodes"]) if complete else None
     return manifest
+
+
+class ServedLookup:
+    """The inodes of the served files at `paths` (served_inode), looked up in
+    a process beside this one when they are many: a rebuild at 100,000
+    records lstats 440,000 files (1.7 s) while it reads the previous outcomes."""
+
+    def __init__(self, out_dir: Path, paths: list):
+        self.out_dir, self.paths = out_dir, paths
+        self.executor = self.future = None
+        if len(paths) >= LOOKED_UP_BESIDE:
+            try:
+                self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+                self.future = self.executor.submit(served_inodes, out_dir, paths)
+            except (OSError, RuntimeError):  # no process to spare: looked up here
+                self.close()
+
+    def inodes(self) -> list[int | None]:
+        if self.future is not None:
+            try:
+                return self.future.result()
+            except (OSError, RuntimeError, BrokenProcessPool):
+                pass  # the process beside died: looked up here
+            finally:
+                self.close()
+        return served_inodes(self.out_dir, self.paths)
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+        self.executor = self.future = None
+
+
+# Starting a process costs about 0.1 s, about 30,000 lstats.
+LOOKED_UP_BESIDE = 50_000
+
+
+def served_inodes(out_dir: Path, paths: list) -> list[int | None]:
+    return [served_inode(out_dir, path) for path in paths]
 
 
 def previous_outcomes(state_dir: Path, opened: list | None = None) -> Iterator[tuple[str, object]]:
