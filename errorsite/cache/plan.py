@@ -58,12 +58,12 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
     its last good outcome kept aside in case it no longer loads."""
     if not comparable(previous, fingerprint, records_folder):
         return Reusable({}, {})
-    digests, pages = previous.sources or {}, previous.pages
+    digests = previous.sources or {}
     place = {name: index for index, name in enumerate(names)}
     known, last_good = {}, {}
     for name, entry in read_outcomes():  # each made into an Outcome as it is read: never all of them parsed at once
         index = place.get(name)
-        outcome = None if index is None else published(entry, pages)
+        outcome = None if index is None else built(entry)
         if outcome is None:
             continue
         if sources[name] is not None and digests.get(name) == sources[name] and not links[index]:
@@ -74,25 +74,23 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
 
 
 def still_served(reusable: Reusable, pages: dict[str, str]) -> Reusable:
-    """The outcomes of `reusable` whose every page is among the served `pages`
-    (as published() with them would have kept): `reusable_outcomes` may run
-    on the pages the state claims while their files are looked up."""
+    """The outcomes of `reusable` whose files are still served as they were
+    made: each of their pages among the served `pages`, with their key.
+    `reusable_outcomes` runs while the served files are looked up."""
     def served(outcome: Outcome) -> bool:
-        return all(page.path in pages for page in outcome.pages)
+        key = outcome.key
+        return all(pages.get(page.path) == key for page in outcome.pages)
     return Reusable({index: outcome for index, outcome in reusable.known.items() if served(outcome)},
                     {name: outcome for name, outcome in reusable.last_good.items() if served(outcome)})
 
 
-def published(entry: object, pages: dict[str, str]) -> Outcome | None:
-    """A stored outcome (Outcome.to_json) whose record was built and whose
-    files are still served as they were made; else None."""
+def built(entry: object) -> Outcome | None:
+    """A stored outcome (Outcome.to_json) whose record was built; else None."""
     try:
         outcome = Outcome.from_json(entry)
     except (TypeError, ValueError):
         return None  # no entry, or not one this version wrote
-    if outcome.summary is None or not all(pages.get(page.path) == outcome.key for page in outcome.pages):
-        return None
-    return outcome
+    return None if outcome.summary is None else outcome
 
 
 def kept_instead(failed: Outcome, last_good: Outcome) -> Outcome:
