@@ -9,11 +9,13 @@ history, so when none changed the previous build's files are linked instead
 """
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import json
 import multiprocessing
 import multiprocessing.connection
+import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Generator, Iterable, Iterator, NamedTuple
@@ -232,13 +234,78 @@ class Beside:
 
 
 def send_items(sending: multiprocessing.connection.Connection, function: Callable[..., Iterator], *args) -> None:
-    """Beside's other end: each item, then the end with what a generator returned, or the error."""
+    """Beside's other end: each item, then the end with what a generator
+    returned, or the error. They are sent by a thread (Outbox): the work goes
+    on while the asking process is busy with its own, until SENT_AHEAD bytes
+    wait for it."""
+    outbox = Outbox(sending, SENT_AHEAD)
     try:
         items = Finished(function(*args))
         for item in items:
-            sending.send(("item", item))
+            outbox.put(("item", item), item_bytes(item))
     except Exception as error:
-        sending.send(("error", error))
+        outbox.put(("error", error), 0)
     else:
-        sending.send(("end", items.value))
+        outbox.put(("end", items.value), 0)
+    outbox.close()
     sending.close()
+
+
+# The search data waits here for the listings, which the build writes first:
+# all of it at 10,000 records (26 MB), a quarter of it at 100,000.
+SENT_AHEAD = 64 << 20
+
+
+def item_bytes(item: object) -> int:
+    return len(item.content) + 100 if isinstance(item, Page) else 100
+
+
+class Outbox:
+    """Messages sent in order by a thread of their own, up to `limit` bytes of
+    them waiting: a full pipe holds up that thread, not the one making them."""
+
+    def __init__(self, sending: multiprocessing.connection.Connection, limit: int):
+        self.sending, self.limit = sending, limit
+        self.waiting: collections.deque[tuple[object, int]] = collections.deque()
+        self.bytes, self.closed, self.failed = 0, False, None
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self.send_all, daemon=True)
+        self.thread.start()
+
+    def put(self, message: object, size: int) -> None:
+        with self.changed:
+            while self.waiting and self.bytes + size > self.limit and self.failed is None:
+                self.changed.wait()
+            if self.failed is not None:
+                raise self.failed  # the asking process is gone: no one to make the rest for
+            self.waiting.append((message, size))
+            self.bytes += size
+            self.changed.notify_all()
+
+    def send_all(self) -> None:
+        while True:
+            with self.changed:
+                while not self.waiting and not self.closed:
+                    self.changed.wait()
+                if not self.waiting:
+                    return
+                message, size = self.waiting[0]
+            try:
+                self.sending.send(message)
+            except Exception as error:  # a broken pipe, or a message that does not pickle
+                with self.changed:
+                    self.failed = error
+                    self.waiting.clear()
+                    self.changed.notify_all()
+                return
+            with self.changed:
+                self.waiting.popleft()
+                self.bytes -= size
+                self.changed.notify_all()
+
+    def close(self) -> None:
+        """Once every message is sent."""
+        with self.changed:
+            self.closed = True
+            self.changed.notify_all()
+        self.thread.join()

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
 
-from errorsite.sitewide import Beside
+from errorsite.finished import Finished
+from errorsite.sitewide import Beside, Outbox
 
 pytestmark = pytest.mark.slow  # each test starts a Python process
 
@@ -57,10 +59,60 @@ def test_an_error_in_the_other_process_is_raised_where_the_items_are_asked_for()
 
 
 def test_a_process_that_dies_is_an_error_not_a_short_list():
-    items = Beside(dies_after_one)
-    assert next(items) == "first"
+    items = Beside(dies_after_one)  # its first item may die with it, unsent
     with pytest.raises(RuntimeError, match=r"ended \(3\) before its last item"):
-        next(items)
+        list(items)
+
+
+def made_at(count: int):
+    for number in range(count):
+        yield bytes([number]) * 100_000  # more than the pipe holds
+    return time.monotonic()
+
+
+def test_the_items_are_made_while_the_asking_process_is_busy():
+    items = Beside(made_at, 50)
+    time.sleep(2)  # the build writing its listings
+    asked = time.monotonic()
+    made = Finished(items)
+    assert list(made) == [bytes([number]) * 100_000 for number in range(50)]
+    assert made.value < asked
+
+
+class HeldUp:
+    """A pipe whose other end reads only once `reading` is set."""
+
+    def __init__(self, error: Exception | None = None):
+        self.sent, self.reading, self.error = [], threading.Event(), error
+
+    def send(self, message):
+        if self.error:
+            raise self.error
+        self.reading.wait()
+        self.sent.append(message)
+
+
+def test_an_outbox_holds_at_most_its_limit_of_bytes_waiting():
+    pipe = HeldUp()
+    outbox = Outbox(pipe, limit=1000)
+    outbox.put("a", 600)
+    second = threading.Thread(target=outbox.put, args=("b", 600))
+    second.start()
+    second.join(0.3)
+    assert second.is_alive()  # 1200 bytes would wait: it waits for room
+    pipe.reading.set()
+    second.join(5)
+    outbox.put("c", 5000)  # alone, a message larger than the limit still goes
+    outbox.close()
+    assert pipe.sent == ["a", "b", "c"]
+
+
+def test_an_outbox_whose_pipe_broke_stops_the_work():
+    outbox = Outbox(HeldUp(BrokenPipeError("the build is gone")), limit=1000)
+    outbox.put("a", 10)
+    outbox.thread.join(5)
+    with pytest.raises(BrokenPipeError):
+        outbox.put("b", 10)
 
 
 def test_closing_before_asking_stops_the_process():
