@@ -196,6 +196,33 @@ def _shared(values: list) -> list:
     return values
 
 
+# The fields of a Summary that a StoredSummary reads: its first four.
+STORED_FIELDS = ("source_file", "id", "repo", "slug")
+assert Summary._fields[:len(STORED_FIELDS)] == STORED_FIELDS
+
+
+class StoredSummary:
+    """A Summary as the previous build's outcomes file holds it (cache/stored.py):
+    the fields that tell duplicates and addresses apart (validate/duplicates.py,
+    urls.record_path) read, the rest kept as the bytes of its JSON and read only
+    when a step needs the whole summary (whole). A rebuild whose summaries did
+    not change never does: the global pages it would make are the ones served."""
+    __slots__ = (*STORED_FIELDS, "json")
+
+    def __init__(self, source_file: str, id: str, repo: str, slug: str, json: bytes):
+        if not all(isinstance(value, str) for value in (source_file, id, repo, slug)):
+            raise TypeError("a stored summary's fields are strings")
+        self.source_file, self.id, self.repo, self.slug, self.json = source_file, id, repo, slug, json
+
+    def summary(self) -> Summary:
+        return Summary.from_json(json.loads(self.json))
+
+
+def whole(summary: Summary | StoredSummary) -> Summary:
+    """The Summary itself, read from its JSON if it is a StoredSummary."""
+    return summary.summary() if isinstance(summary, StoredSummary) else summary
+
+
 class Page(NamedTuple):
     """One output file: its site path (see urls.py) and its bytes."""
 
@@ -216,7 +243,7 @@ class Outcome(NamedTuple):
     """What became of one record file: load → validate → render."""
 
     problems: list[Problem]
-    summary: Summary | None       # None: the record was rejected
+    summary: Summary | StoredSummary | None  # None: the record was rejected; stored: read back, unchanged
     pages: list[Page | Reuse]     # its files (records.record_files), or Reuses of the same paths
     key: str | None               # what the pages were made from (cache.keys.record_key)
     digest: str | None = None     # of the record file's bytes, when this outcome read them (load.file_digest)
@@ -226,8 +253,9 @@ class Outcome(NamedTuple):
         """[problems, summary, paths, key]: what the next build (cache/plan.py)
         and assemble (shards.py) read back with from_json. The Problems and the
         Summary themselves, not lists of their values: JSON writes a tuple as the
-        same array, and copies would grow with the records. The pages by path
-        only: never their bytes."""
+        same array, and copies would grow with the records; a StoredSummary as
+        it is (the outcomes file takes its bytes back; shards.py makes it whole).
+        The pages by path only: never their bytes."""
         return [self.problems, self.summary, [page.path for page in self.pages], self.key]
 
     @staticmethod
@@ -237,7 +265,7 @@ class Outcome(NamedTuple):
         ValueError unless `values` has to_json's shape."""
         problems, summary, paths, key = values
         return Outcome([Problem(*problem) for problem in problems],
-                       None if summary is None else Summary.from_json(summary),
+                       summary if summary is None or isinstance(summary, StoredSummary) else Summary.from_json(summary),
                        [Reuse(path, origin) for path in paths], key)
 
 

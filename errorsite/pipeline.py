@@ -30,7 +30,7 @@ from .finished import Finished
 from .load import (RecordFile, check_not_empty, load_static, parse_url_manifest, read_url_manifest, scan_records,
                    skipped_notes)
 from .load.files import printable
-from .model import Outcome, Page, Problem, Reuse, Summary, sharing_values
+from .model import Outcome, Page, Problem, Reuse, StoredSummary, Summary, sharing_values, whole
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
@@ -57,7 +57,7 @@ class BuildResult(NamedTuple):
 
 class RecordsDone(NamedTuple):
     """What the record step made, besides its pages."""
-    summaries: list[Summary]
+    summaries: list[Summary | StoredSummary]  # those read back stored: model.whole reads them
     problems: list[Problem]
     keys: dict[str, str]         # record file path → page key, for the next build
     html_paths: list[str]        # the record pages, in the order they were written
@@ -67,6 +67,7 @@ class RecordsDone(NamedTuple):
     seconds: float
     entries: list[ShardEntry]    # every file's outcome, when a shard keeps them
     unavailable: set[str]        # ids of records whose files are there but cannot be built
+    as_before: bool = False      # every summary is the previous build's (record_pages)
 
 
 class StrictFailure(Exception):
@@ -141,7 +142,8 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
         pages = Finished(
             shard_files(entries, total, begun, shard, plan, report, progress) if shard
             else site_pages(keeping_last_good(entries, plan.reusable.last_good), total, begun, history,
-                            plan.global_pages, strict, jobs, report, progress))
+                            plan.global_pages, strict, jobs, report, progress,
+                            plan.reusable.last_good if plan.same_records else None))
         result = write_build(out_dir, pages, force, report, timings, begun, plan.keep,
                              lambda: next_build(begun, history, plan.sources, plan.records_folder, *pages.value),
                              plan.outcomes_read)
@@ -219,15 +221,19 @@ def unchanged_site(previous: PreviousBuild, report: Report, strict: bool, timing
 
 def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history: History,
                previous: GlobalPages | None, strict: bool, jobs: int, report: Report,
-               progress: Progress | None) -> Generator[Page | Reuse, None, tuple[RecordsDone, SitewideDone]]:
-    """Every file of the site, generated lazily so pages never pile up in memory."""
-    records = yield from record_pages(without_duplicates(entries), total, report, progress)
+               progress: Progress | None, last_good: dict[str, Outcome] | None = None
+               ) -> Generator[Page | Reuse, None, tuple[RecordsDone, SitewideDone]]:
+    """Every file of the site, generated lazily so pages never pile up in memory.
+    `last_good`: the previous outcomes of the files read again, when the
+    record files are the previous build's (Plan.same_records)."""
+    records = yield from record_pages(without_duplicates(entries), total, report, progress, last_good=last_good)
     if strict and records.problems:
         raise StrictFailure(records)
     sitewide = yield from sitewide_pages(begun.site, records.summaries, records.html_paths, begun.static,
                                          begun.options, begun.fingerprint, history, previous, streamed_search,
-                                         jobs, records.unavailable)
-    for warning in [*sitewide.warnings, *(card_warnings(records.summaries) if begun.options.cards else [])]:
+                                         jobs, records.unavailable, records.as_before)
+    cards = card_warnings(map(whole, records.summaries)) if begun.options.cards else []
+    for warning in [*sitewide.warnings, *cards]:
         report(f"warning: {warning}")
     return records, sitewide
 
@@ -242,12 +248,16 @@ def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: 
 
 
 def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, progress: Progress | None,
-                 keep_entries: bool = False) -> Generator[Page | Reuse, None, RecordsDone]:
-    """The record pages, as they come; each record's summary kept for the global steps."""
+                 keep_entries: bool = False, last_good: dict[str, Outcome] | None = None
+                 ) -> Generator[Page | Reuse, None, RecordsDone]:
+    """The record pages, as they come; each record's summary kept for the
+    global steps. With `last_good` (site_pages), whether every summary is the
+    previous build's: each file read again made the one it had made before."""
     started = time.perf_counter()
     summaries, problems, keys, html_paths, remembered, digests, kept = [], [], {}, [], {}, {}, []
     unavailable = set()
     reused = 0
+    as_before = last_good is not None
     for done, entry in enumerate(entries, 1):
         if progress:
             progress(done, total)
@@ -260,9 +270,13 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
         if keep_entries:  # a shard writes them out; pages only by path, never their bytes
             kept.append(entry._replace(outcome=outcome._replace(pages=[Reuse(page.path) for page in outcome.pages])))
         if outcome.summary is None:
+            as_before = False
             if outcome.claims:
                 unavailable.add(outcome.claims)
             continue
+        if as_before and not isinstance(outcome.summary, StoredSummary):  # a file read again
+            before = last_good.get(entry.relative)
+            as_before = before is not None and whole(before.summary) == outcome.summary
         read_back = isinstance(outcome.pages[0], Reuse)  # Summary.from_json shared its values already
         if not read_back:
             outcome = outcome._replace(summary=sharing_values(outcome.summary))
@@ -273,7 +287,7 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
         reused += read_back and outcome.pages[0].origin is None
         yield from outcome.pages
     return RecordsDone(summaries, problems, keys, html_paths, remembered, digests, reused,
-                       time.perf_counter() - started, kept, unavailable)
+                       time.perf_counter() - started, kept, unavailable, as_before)
 
 
 def keeping_last_good(entries: Iterable[ShardEntry], last_good: dict[str, Outcome]) -> Iterator[ShardEntry]:

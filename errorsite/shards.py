@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
 from .load import load_json, read_lines
-from .model import Outcome, Page, Summary, inert_json
+from .model import Outcome, Page, Summary, inert_json, whole
 from .records import record_paths
 from .validate import ID_RE
 from .validate.formats import repo_problems, slug_problems
@@ -81,10 +81,16 @@ def shard_pages(shard: Shard, fingerprint: str, entries: list[ShardEntry], sourc
                 records_folder: str, cut_from: str) -> list[Page]:
     """The shard's entries, sorted as assemble merges them, and what the shard is."""
     ordered = sorted(entries, key=lambda entry: order_key(entry.relative))
-    lines = b"".join(inert_json([entry.relative, *entry.outcome.to_json()]) + b"\n" for entry in ordered)
+    lines = b"".join(inert_json([entry.relative, *shard_outcome(entry.outcome)]) + b"\n" for entry in ordered)
     about = {"format": FORMAT, "shard": [shard.number, shard.count], "fingerprint": fingerprint,
              "sources": sources, "records_folder": records_folder, "record_set": cut_from, "entries": len(ordered)}
     return [Page(ENTRIES_FILE, lines), Page(SHARD_FILE, inert_json(about))]
+
+
+def shard_outcome(outcome: Outcome) -> list:
+    """Outcome.to_json with the whole summary: a shard's build may have reused its outcomes."""
+    problems, summary, paths, key = outcome.to_json()
+    return [problems, None if summary is None else whole(summary), paths, key]
 
 
 class ShardFile(NamedTuple):

@@ -29,7 +29,7 @@ from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
 from .feeds import feed_pages
 from .finished import Finished
 from .links import code_pages, go_code_pages, listing_paths
-from .model import Page, Reuse, Summary
+from .model import Page, Reuse, StoredSummary, Summary, whole
 from .readable import llms_txt
 from .redirects import history_key, redirect_pages, served_lists
 from .render import SiteOptions, environment
@@ -84,21 +84,25 @@ class SitewideDone(NamedTuple):
     timings: dict[str, float]
 
 
-def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
-                   options: SiteOptions, fingerprint: str, history: History, previous: GlobalPages | None,
-                   search: SearchStep, jobs: int = 1, unavailable: set[str] = frozenset()
+def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], record_paths: list[str],
+                   static: dict[str, bytes], options: SiteOptions, fingerprint: str, history: History,
+                   previous: GlobalPages | None, search: SearchStep, jobs: int = 1,
+                   unavailable: set[str] = frozenset(), as_before: bool = False
                    ) -> Generator[Page | Reuse, None, SitewideDone]:
     """Every global page, or the previous build's when their key did not change.
     `record_paths`: the record pages' paths, in the order they were written;
     `search`: the search data's step; `unavailable`: ids of records whose
-    files cannot be built for now."""
-    summaries = sorted(summaries, key=urls.record_path)
-    by_summaries = summaries_key(fingerprint, summaries, "\0".join(sorted(unavailable)))
+    files cannot be built for now; `as_before`: the summaries are the ones
+    the previous build made its global pages from (RecordsDone.as_before),
+    so their part of the key is theirs, and stored ones are never read."""
+    whole_sorted = functools.cache(lambda: sorted(map(whole, summaries), key=urls.record_path))
+    by_summaries = previous.summaries if as_before and previous is not None and previous.summaries else \
+        summaries_key(fingerprint, whole_sorted(), "\0".join(sorted(unavailable)))
     lists = []
 
     def precise_key() -> str:
-        lists.append(listing_paths(summaries, options.page_size))
-        return summaries_key(by_summaries + history_key(history.previous, summaries, lists[0]), [])
+        lists.append(listing_paths(whole_sorted(), options.page_size))
+        return summaries_key(by_summaries + history_key(history.previous, whole_sorted(), lists[0]), [])
 
     reuse, key = global_reuse(previous, by_summaries, history.digest, precise_key)
     if reuse:
@@ -106,6 +110,7 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary], record_paths: list
         with timed(timings, "global pages reused"):
             yield from (Reuse(path) for path in previous.paths)
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
+    summaries = whole_sorted()
     paths = []
     pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, search, jobs,
                                 unavailable))
@@ -252,8 +257,9 @@ def send_items(sending: multiprocessing.connection.Connection, function: Callabl
 
 
 # The search data waits here for the listings, which the build writes first:
-# all of it at 10,000 records (26 MB), a quarter of it at 100,000.
-SENT_AHEAD = 64 << 20
+# nearly all of it at 10,000 records (26 MB), an eighth at 100,000, where 64 MB
+# took the build's processes together over 1 GiB (1,068 MiB of PSS).
+SENT_AHEAD = 24 << 20
 
 
 def item_bytes(item: object) -> int:

@@ -13,6 +13,7 @@ from errorsite import cache, render, sitewide
 from errorsite import records as records_module
 from errorsite.cache import keys, planning, stored
 from errorsite.cache.folder import state_folder
+from errorsite.model import StoredSummary, Summary, whole
 from tests.conftest import build_quietly
 
 pytestmark = pytest.mark.slow  # real multi-process builds of a 204-record corpus
@@ -183,9 +184,32 @@ def test_an_edit_that_keeps_every_summary_reuses_the_global_pages(corpus, tmp_pa
     path.write_text(json.dumps(data), "utf-8")
     with monkeypatch.context() as patched:
         patched.setattr(sitewide, "history_key", lambda *args: pytest.fail("the history was merged again"))
+        # Nor are the unchanged summaries read from their JSON, or hashed again:
+        # only the edited record's, to compare with the one it has now.
+        read, real_summary = [], StoredSummary.summary
+        patched.setattr(StoredSummary, "summary", lambda stored: read.append(stored.id) or real_summary(stored))
+        patched.setattr(sitewide, "summaries_key", lambda *args: pytest.fail("the summaries were hashed again"))
         result, _ = build_quietly(records, site, jobs=2)
     assert "global pages reused" in result.timings and result.reused == COUNT - 1
+    assert read == ["r0007"]
     clean = built(records, tmp_path / "clean", jobs=2, cache=False, previous_manifest=history)
+    assert tree(site) == tree(clean)
+
+
+@pytest.mark.parametrize("change", [{"solutions": ["An edited first solution."]}, {"errorMessage": "Edited"},
+                                    {"repo": "redis/redis"}], ids=["fix", "message", "repo"])
+def test_an_edit_to_a_summary_makes_the_global_pages_again(tmp_path, change):
+    """The same record files as before, one of them read again: its summary
+    is compared with the one it had, and a change to it is a change to the
+    listings, the search data and the rest."""
+    records = write_records(tmp_path / "records", 12)
+    site = built(records, tmp_path / "site")
+    history = tmp_path / "urls.json"
+    shutil.copy(site / "-" / "urls.json", history)
+    (records / "r0005.json").write_text(json.dumps(record_data(5, **change)))
+    again, _ = build_quietly(records, site)
+    assert "global pages reused" not in again.timings and again.reused == 11
+    clean = built(records, tmp_path / "clean", cache=False, previous_manifest=history)
     assert tree(site) == tree(clean)
 
 
@@ -242,12 +266,28 @@ def test_records_read_from_another_folder_are_read_again(tmp_path):
     assert again.records == 4 and lines == [f"{moved.as_posix()}/odd.json: tags[0]: dropped: \"🔥\" has no letters or digits"]
 
 
-def test_the_outcomes_are_read_a_line_at_a_time_up_to_a_damaged_one(tmp_path):
+def test_only_the_outcomes_file_the_state_names_is_read(tmp_path):
+    """Its summaries are read only when a step needs them (model.StoredSummary),
+    so the whole file must be the one the previous build wrote: any other
+    bytes, a line cut short among them, and none of it stands."""
     kept = tmp_path / "cache"
-    kept.mkdir()
-    (kept / cache.OUTCOME_FILE).write_text('["a.json",[1]]\n["b.json",null]\n["c.json",[trunc\n["d.json",[]]\n')
-    assert list(stored.previous_outcomes(kept)) == [("a.json", [1]), ("b.json", None)]
-    assert list(stored.previous_outcomes(tmp_path / "none")) == []
+    summary = Summary("a.json", "a1", "o/r", "a", "A <failed>", None, None, "t", None, "error", None, ("x",),
+                      None, None, "Card.")
+    stored.save_state(kept, {"outcomes": {"a.json": [[], summary, ["o/r/a/"], "k1"], "b.json": [[], None, [], None]}})
+    digest = json.loads((kept / cache.STATE).read_text())["outcomes_digest"]
+    (key, (problems, read, paths, page_key)), (other, rejected) = stored.previous_outcomes(kept, digest)
+    assert (key, problems, paths, page_key) == ("a.json", [], ["o/r/a/"], "k1")
+    assert (other, rejected) == ("b.json", [[], None, [], None])
+    assert (read.source_file, read.id, read.repo, read.slug) == ("a.json", "a1", "o/r", "a")
+    assert whole(read) == summary
+    content = (kept / cache.OUTCOME_FILE).read_bytes()
+    for damaged in (content[:-1], content.replace(b"Card.", b"Card!"), content.replace(b"\t", b" ", 1),
+                    content + b'["c.json",[],[],null,null]\tnull\n'):
+        (kept / cache.OUTCOME_FILE).write_bytes(damaged)
+        with pytest.raises(stored.OutcomesAltered):
+            list(stored.previous_outcomes(kept, digest))
+    assert list(stored.previous_outcomes(kept, "")) == []  # a state that names none
+    assert list(stored.previous_outcomes(tmp_path / "none", digest)) == []
 
 
 def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monkeypatch):
@@ -257,7 +297,7 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     site = built(records, tmp_path / "site")
     outcomes = state_folder(site) / cache.OUTCOME_FILE
     lines = outcomes.read_text().splitlines()
-    assert [json.loads(line)[0] for line in lines] == [f"r{i:04d}.json" for i in range(6)]  # one a line, in order
+    assert [json.loads(line.partition("\t")[0])[0] for line in lines] == [f"r{i:04d}.json" for i in range(6)]  # one a line, in order
     assert "outcomes" not in json.loads((state_folder(site) / cache.STATE).read_text())
     opened = []
     real_outcomes = stored.previous_outcomes

@@ -6,21 +6,37 @@ from __future__ import annotations
 
 import os
 
+import json
+
 from errorsite import cache
 from errorsite.cache import stored
-from errorsite.model import inert_json
+from errorsite.model import Summary, inert_json, whole
 
-OUTCOMES = {"a.json": [[], ["a", "<b>"], ["a/"], "k1"], "b.json": [[], ["b"], ["b/"], "k2"],
-            "c&d.json": [[["c&d.json", "tags", "dropped"]], ["c"], ["c/"], "k3"], "e.json": [[], ["e"], ["e/"], "k4"]}
+
+def summary(name: str, message: str) -> Summary:
+    return Summary(f"{name}.json", name, "o/r", name, message, None, None, "t", None, "error", None, (), None, None,
+                   "Card.")
+
+
+OUTCOMES = {"a.json": [[], summary("a", "<b>"), ["a/"], "k1"], "b.json": [[], summary("b", "b"), ["b/"], "k2"],
+            "c&d.json": [[["c&d.json", "tags", "dropped"]], summary("c", "c"), ["c/"], "k3"],
+            "e.json": [[], summary("e", "e"), ["e/"], "k4"]}
 
 
 def written(outcomes: dict) -> bytes:
-    return b"".join(inert_json([key, outcomes[key]]) + b"\n" for key in sorted(outcomes))
+    """The file as it was made, each summary read whole: a line's head, a tab, the summary."""
+    def line(key: str, outcome: list) -> bytes:
+        problems, whole_summary, paths, page_key = outcome
+        return (inert_json([key, problems, paths, page_key, list(whole_summary[:4])]) + b"\t" +
+                inert_json(whole_summary) + b"\n")
+    return b"".join(line(key, outcomes[key]) for key in sorted(outcomes))
 
 
 def read_back(folder) -> tuple[dict, stored.OutcomesRead]:
     opened: list = []
-    outcomes = dict(stored.previous_outcomes(folder, opened))
+    digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
+    outcomes = {key: [problems, whole(read), paths, page_key]
+                for key, (problems, read, paths, page_key) in stored.previous_outcomes(folder, digest, opened)}
     return outcomes, opened[0]
 
 
@@ -36,7 +52,7 @@ def test_unchanged_outcomes_are_copied_and_the_file_is_as_written_anew(tmp_path,
     previous, file = read_back(folder)
     assert previous == OUTCOMES
     now = {**{key: previous[key] for key in ("a.json", "c&d.json", "e.json")},  # b.json removed
-           "b2.json": [[], ["b2"], ["b2/"], "k5"], "e.json": [[], ["e", "edited"], ["e/"], "k6"]}
+           "b2.json": [[], summary("b2", "b2"), ["b2/"], "k5"], "e.json": [[], summary("e", "edited"), ["e/"], "k6"]}
     encoded = []
     real = stored.inert_json
     monkeypatch.setattr(stored, "inert_json", lambda value: encoded.append(value) or real(value))
@@ -52,7 +68,7 @@ def test_a_replaced_outcomes_file_is_not_copied_from(tmp_path):
     folder = tmp_path / "cache"
     stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
     previous, file = read_back(folder)
-    other = {**OUTCOMES, "a.json": [[], ["another build's"], ["a/"], "k1"]}
+    other = {**OUTCOMES, "a.json": [[], summary("a", "another build's"), ["a/"], "k1"]}
     stored.save_state(folder, {"outcomes": dict(other)})
     assert saved(folder, previous, stored.OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
 
@@ -63,7 +79,7 @@ def test_an_outcomes_file_changed_in_place_is_not_copied_from(tmp_path):
     previous, file = read_back(folder)
     path = folder / cache.OUTCOME_FILE
     with open(path, "r+b") as handle:
-        handle.write(handle.read().replace(b'"<b>"', b'"<x>"'))
+        handle.write(handle.read().replace(b'"\\u003cb\\u003e"', b'"\\u003cx\\u003e"'))
     os.utime(path, ns=(file[3] + 10**9, file[3] + 10**9))
     assert saved(folder, previous, stored.OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
 

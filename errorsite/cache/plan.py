@@ -14,6 +14,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from ..model import Outcome, Problem
 from .previous import NO_GLOBAL_PAGES, GlobalPages, PreviousBuild
+from .stored import OutcomesAltered
 
 __all__ = ["NO_GLOBAL_PAGES", "GlobalPages", "NextBuild", "PreviousBuild", "Reusable", "comparable", "global_reuse",
            "kept_instead", "page_keys", "reusable_outcomes", "still_served", "unchanged"]
@@ -61,25 +62,32 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
     digests = previous.sources or {}
     place = {name: index for index, name in enumerate(names)}
     known, last_good = {}, {}
-    for name, entry in read_outcomes():  # each made into an Outcome as it is read: never all of them parsed at once
-        index = place.get(name)
-        outcome = None if index is None else built(entry)
-        if outcome is None:
-            continue
-        if sources[name] is not None and digests.get(name) == sources[name] and not links[index]:
-            known[index] = outcome
-        else:
-            last_good[name] = outcome
+    try:
+        for name, entry in read_outcomes():  # each made into an Outcome as it is read: never all parsed at once
+            index = place.get(name)
+            outcome = None if index is None else built(entry)
+            if outcome is None:
+                continue
+            if sources[name] is not None and digests.get(name) == sources[name] and not links[index]:
+                known[index] = outcome
+            else:
+                last_good[name] = outcome
+    except OutcomesAltered:
+        return Reusable({}, {})
     return Reusable(known, last_good)
 
 
-def still_served(reusable: Reusable, pages: dict[str, str]) -> Reusable:
-    """The outcomes of `reusable` whose files are still served as they were
-    made: each of their pages among the served `pages`, with their key.
-    `reusable_outcomes` runs while the served files are looked up."""
+def still_served(reusable: Reusable, pages: dict[str, str], claimed: int) -> Reusable:
+    """The outcomes of `reusable` whose files are still served: none of their
+    pages missing from the served `pages`, of the `claimed` ones the state
+    named before their files were looked up (stored.StatedBuild);
+    `reusable_outcomes` runs meanwhile. Their keys are the state's: the
+    outcomes file is the one the state names (stored.previous_outcomes)."""
+    if len(pages) == claimed:
+        return reusable  # every page the state named is served
+
     def served(outcome: Outcome) -> bool:
-        key = outcome.key
-        return all(pages.get(page.path) == key for page in outcome.pages)
+        return all(page.path in pages for page in outcome.pages)
     return Reusable({index: outcome for index, outcome in reusable.known.items() if served(outcome)},
                     {name: outcome for name, outcome in reusable.last_good.items() if served(outcome)})
 

@@ -39,6 +39,7 @@ class Plan:
     record_set: str = ""                # a shard's: what it is cut from (record_set), for assemble to compare
     outcomes_read: OutcomesRead = OutcomesRead()  # the reused outcomes, as the next build's state may copy them
     history_written: str = ""           # the digest of the URL history the previous build wrote, with this same code
+    same_records: bool = False          # the same record files as the previous build, read with this same code
 
 
 def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: str, files: list[RecordFile],
@@ -64,15 +65,16 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
             if unchanged(previous, fingerprint, records_folder, sources, own_history):
                 return Plan(records_folder, records_root, names, sources, settled, stats, previous)
         opened: list = []  # the outcomes file's identity, once it is open
-        reusable = reusable_outcomes(claimed, fingerprint, records_folder, names, [file.is_link for file in files],
-                                     sources, lambda: previous_outcomes(state_dir, opened)) if use_cache \
-            else Reusable({}, {})
+        reusable = reusable_outcomes(
+            claimed, fingerprint, records_folder, names, [file.is_link for file in files], sources,
+            lambda: previous_outcomes(state_dir, claimed.outcomes_digest, opened)) if use_cache else Reusable({}, {})
         previous = stated.confirmed() if stated else PreviousBuild()
-    reusable = still_served(reusable, previous.pages)
+    reusable = still_served(reusable, previous.pages, len(claimed.pages))
     read = OutcomesRead(opened[0], frozenset(names[index] for index in reusable.known)) if opened else OutcomesRead()
     return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable,
                 page_keys(previous, fingerprint), previous.global_pages, previous.keep,
-                record_set(whole, stats) if whole else "", read, history_written(previous, fingerprint))
+                record_set(whole, stats) if whole else "", read, history_written(previous, fingerprint),
+                comparable(previous, fingerprint, records_folder) and (previous.sources or {}).keys() == sources.keys())
 
 
 def history_written(previous: PreviousBuild, fingerprint: str) -> str:

@@ -62,6 +62,7 @@ class PreviousBuild:
     records: int | None = None
     files: int = 0
     complete: bool = False                                    # every record page's file is still there
+    outcomes_digest: str = ""                                 # of its outcomes file (stored.previous_outcomes)
 
     @property
     def keep(self) -> Keep:
@@ -81,4 +82,5 @@ class PreviousBuild:
             problems=[Problem(*problem) for problem in problems] if isinstance(problems, list) else None,
             records=records if isinstance(records, int) else None,
             files=manifest.get("files", 0) if isinstance(manifest.get("files"), int) else 0,
-            complete=len(manifest.get("pages", {})) == manifest.get("page_files"))
+            complete=len(manifest.get("pages", {})) == manifest.get("page_files"),
+            outcomes_digest=str(manifest.get("outcomes_digest") or ""))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
 from .. import __version__
-from ..model import inert_json, inert_json_pieces
+from ..model import STORED_FIELDS, StoredSummary, inert_json, inert_json_pieces
 from ..urls import output_name
 from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
 from .folder import make_state_folder
@@ -157,21 +157,61 @@ def served_inodes(out_dir: Path, paths: list) -> list[int | None]:
     return [served_inode(out_dir, path) for path in paths]
 
 
-def previous_outcomes(state_dir: Path, opened: list | None = None) -> Iterator[tuple[str, object]]:
-    """Each record file's outcome as the build that wrote the output left it in `state_dir`,
-    a line at a time (the file grows with the records, and is never parsed
-    whole); none past a line that is not one. `opened` gets the file's
+class OutcomesAltered(Exception):
+    """The outcomes file is not the one the state names: none of it is reused."""
+
+
+def previous_outcomes(state_dir: Path, digest: str, opened: list | None = None) -> Iterator[tuple[str, list]]:
+    """Each record file's outcome as the build that wrote the output left it in
+    `state_dir`, a line at a time (the file grows with the records, and is
+    never parsed whole): its file key, and [problems, summary, paths, key], the
+    summary a StoredSummary whose JSON is left unread. `digest` is the file's,
+    as the state names it (save_state): at the end, or at a line that is not
+    one, OutcomesAltered if the file is not that one. `opened` gets the file's
     identity (OutcomesRead) once it is open.
     Read only after previous_manifest found the folder's marker ours."""
+    if not digest:
+        return  # a state that names no outcomes file: an older version's
     try:
-        with open(state_dir / OUTCOME_FILE, encoding="utf-8") as lines:
-            if opened is not None:
-                opened.append(identity(os.fstat(lines.fileno())))
-            for line in lines:
-                key, outcome = json.loads(line)
-                yield str(key), outcome
-    except (OSError, ValueError, TypeError):
+        file = open(state_dir / OUTCOME_FILE, "rb")
+    except OSError:
         return
+    read = hashlib.sha256()
+    with file:
+        if opened is not None:
+            opened.append(identity(os.fstat(file.fileno())))
+        try:
+            for line in file:
+                read.update(line)
+                yield outcome_of_line(line)
+        except (OSError, ValueError, TypeError) as error:
+            raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: {error}") from error
+    if read.hexdigest()[:24] != digest:  # as write_kept makes it
+        raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: not the file the state names")
+
+
+def outcome_line(key: str, outcome: list) -> bytes:
+    """The outcomes file's line for one record file: [key, problems, paths,
+    page key, the summary's STORED_FIELDS], a tab, and the summary's JSON
+    (Outcome.to_json's, as inert_json writes it; a StoredSummary's own bytes)."""
+    problems, summary, paths, page_key = outcome
+    if summary is None:
+        fields, text = None, b"null"
+    elif isinstance(summary, StoredSummary):
+        fields, text = [getattr(summary, name) for name in STORED_FIELDS], summary.json
+    else:
+        fields, text = [getattr(summary, name) for name in STORED_FIELDS], inert_json(summary)
+    return inert_json([key, problems, paths, page_key, fields]) + b"\t" + text + b"\n"
+
+
+def outcome_of_line(line: bytes) -> tuple[str, list]:
+    """What outcome_line wrote; ValueError or TypeError for anything else."""
+    head, tab, text = line.partition(b"\t")
+    if not tab or not text.endswith(b"\n"):
+        raise ValueError("a line that is not an outcome")
+    key, problems, paths, page_key, fields = json.loads(head)
+    summary = None if fields is None else StoredSummary(*fields, json=text[:-1])
+    return str(key), [problems, summary, paths, page_key]
 
 
 class OutcomesRead(NamedTuple):
@@ -196,7 +236,7 @@ def save_state(state_dir: Path, state: dict, unchanged: OutcomesRead = OutcomesR
     outcomes = state.pop("outcomes", {})
     make_state_folder(state_dir)
     with outcomes_before(state_dir / OUTCOME_FILE, unchanged.file) as before:
-        write_kept(state_dir / OUTCOME_FILE, outcome_lines(outcomes, unchanged.names, before))
+        state["outcomes_digest"] = write_kept(state_dir / OUTCOME_FILE, outcome_lines(outcomes, unchanged.names, before))
     return {"fingerprint": state.get("fingerprint", ""), "state": write_kept(state_dir / STATE, inert_json_pieces(state))}
 
 
@@ -227,7 +267,7 @@ def outcome_lines(outcomes: dict[str, list], unchanged: frozenset[str], before: 
             if line is not None:
                 yield line
                 continue
-        yield inert_json([key, outcomes[key]]) + b"\n"
+        yield outcome_line(key, outcomes[key])
 
 
 def state_digest(content: bytes) -> str:
