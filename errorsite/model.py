@@ -207,15 +207,20 @@ class StoredSummary:
     urls.record_path) read, the rest kept as the bytes of its JSON and read only
     when a step needs the whole summary (whole). A rebuild whose summaries did
     not change never does: the global pages it would make are the ones served."""
-    __slots__ = (*STORED_FIELDS, "json")
+    __slots__ = (*STORED_FIELDS, "json", "whole")
 
     def __init__(self, source_file: str, id: str, repo: str, slug: str, json: bytes):
         if not all(isinstance(value, str) for value in (source_file, id, repo, slug)):
             raise TypeError("a stored summary's fields are strings")
         self.source_file, self.id, self.repo, self.slug, self.json = source_file, id, repo, slug, json
+        self.whole: Summary | None = None
 
     def summary(self) -> Summary:
-        return Summary.from_json(json.loads(self.json))
+        """The whole Summary, read once; its JSON is then let go, so a build
+        that reads every summary never holds both (100 MB at 100,000 records)."""
+        if self.whole is None:
+            self.whole, self.json = Summary.from_json(json.loads(self.json)), None
+        return self.whole
 
 
 def whole(summary: Summary | StoredSummary) -> Summary:

@@ -87,3 +87,16 @@ def test_an_outcomes_file_changed_in_place_is_not_copied_from(tmp_path):
 def test_without_a_file_read_every_line_is_written(tmp_path):
     folder = tmp_path / "cache"
     assert saved(folder, OUTCOMES, stored.OutcomesRead(None, frozenset(OUTCOMES))) == written(OUTCOMES)
+
+
+def test_stored_summaries_are_written_back_as_read_whether_read_whole_or_not(tmp_path):
+    """A summary a step read whole lets its JSON go (model.StoredSummary):
+    its line is then made from the Summary, the same bytes."""
+    folder = tmp_path / "cache"
+    stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
+    digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
+    read = dict(stored.previous_outcomes(folder, digest))
+    for key in ("a.json", "e.json"):
+        whole(read[key][1])
+    assert [outcome[1].json is None for outcome in read.values()] == [True, False, False, True]
+    assert saved(folder, read, stored.OutcomesRead(None, frozenset())) == written(OUTCOMES)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
 from .. import __version__
-from ..model import STORED_FIELDS, StoredSummary, inert_json, inert_json_pieces
+from ..model import STORED_FIELDS, StoredSummary, inert_json, inert_json_pieces, whole
 from ..urls import output_name
 from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
 from .folder import make_state_folder
@@ -193,14 +193,15 @@ def previous_outcomes(state_dir: Path, digest: str, opened: list | None = None) 
 def outcome_line(key: str, outcome: list) -> bytes:
     """The outcomes file's line for one record file: [key, problems, paths,
     page key, the summary's STORED_FIELDS], a tab, and the summary's JSON
-    (Outcome.to_json's, as inert_json writes it; a StoredSummary's own bytes)."""
+    (Outcome.to_json's, as inert_json writes it; a StoredSummary's own bytes
+    while it holds them, the same)."""
     problems, summary, paths, page_key = outcome
     if summary is None:
         fields, text = None, b"null"
-    elif isinstance(summary, StoredSummary):
-        fields, text = [getattr(summary, name) for name in STORED_FIELDS], summary.json
     else:
-        fields, text = [getattr(summary, name) for name in STORED_FIELDS], inert_json(summary)
+        fields = [getattr(summary, name) for name in STORED_FIELDS]
+        text = summary.json if isinstance(summary, StoredSummary) and summary.json is not None \
+            else inert_json(whole(summary))
     return inert_json([key, problems, paths, page_key, fields]) + b"\t" + text + b"\n"
 
 
