@@ -54,14 +54,19 @@ def restore_changed(folder: Path) -> None:
         marker.unlink()
 
 
-def change_one(folder: Path) -> None:
-    """Edit one record's documentation (the middle file), remembering the original."""
+def change_one(folder: Path, summary: bool = False) -> None:
+    """Edit one record's documentation (the middle file), remembering the
+    original; with `summary`, its first solution instead, which its summary
+    shows (on list rows and cards): then the global pages are made again."""
     names = sorted(p.name for p in folder.glob("*.json"))
     name = names[len(names) // 2]
     original = (folder / name).read_text(encoding="utf-8")
     (folder / ".changed").write_text(json.dumps([name, original]))
     doc = json.loads(original)
-    doc["record"]["documentation"] += " Edited by the benchmark."
+    if summary:
+        doc["record"]["solutions"] = ["Edited by the benchmark.", *(doc["record"].get("solutions") or [])[1:]]
+    else:
+        doc["record"]["documentation"] += " Edited by the benchmark."
     (folder / name).write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
 
 
@@ -140,7 +145,8 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
 
 
 def rebuilds(records: Path, site: Path, options: str) -> dict:
-    """A no-op rebuild, then one after a one-record edit and one after undoing it, over the last full build."""
+    """A no-op rebuild, then one after a one-record edit and one after undoing it, over the last full
+    build; then one after an edit to a record's summary."""
     out = {}
     if "--no-cache" in options:              # the full builds skipped the cache: fill it first
         before = measure.file_states(site)
@@ -162,6 +168,15 @@ def rebuilds(records: Path, site: Path, options: str) -> dict:
     before = measure.file_states(site)
     run = measure.checked(ours(records, site, options, cache=True))
     out["one_back"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
+    # An edit its summary shows: the listings, search data and the rest made again.
+    change_one(records, summary=True)
+    try:
+        before = measure.file_states(site)
+        run = measure.checked(ours(records, site, options, cache=True))
+        out["one_summary"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
+    finally:
+        restore_changed(records)
+    measure.checked(ours(records, site, options, cache=True))  # back, for the next run
     return out
 
 
