@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 
 class Field(NamedTuple):
@@ -204,22 +204,26 @@ assert Summary._fields[:len(STORED_FIELDS)] == STORED_FIELDS
 class StoredSummary:
     """A Summary as the previous build's outcomes file holds it (cache/stored.py):
     the fields that tell duplicates and addresses apart (validate/duplicates.py,
-    urls.record_path) read, the rest kept as the bytes of its JSON and read only
-    when a step needs the whole summary (whole). A rebuild whose summaries did
-    not change never does: the global pages it would make are the ones served."""
-    __slots__ = (*STORED_FIELDS, "json", "whole")
+    urls.record_path) read, the rest left in the file, its JSON read only when
+    a step needs the whole summary (whole). A rebuild whose summaries did not
+    change never does: the global pages it would make are the ones served.
+    `stored()` gives the bytes of that JSON."""
+    __slots__ = (*STORED_FIELDS, "stored", "whole")
 
-    def __init__(self, source_file: str, id: str, repo: str, slug: str, json: bytes):
+    def __init__(self, source_file: str, id: str, repo: str, slug: str, stored: Callable[[], bytes]):
         if not all(isinstance(value, str) for value in (source_file, id, repo, slug)):
             raise TypeError("a stored summary's fields are strings")
-        self.source_file, self.id, self.repo, self.slug, self.json = source_file, id, repo, slug, json
+        self.source_file, self.id, self.repo, self.slug, self.stored = source_file, id, repo, slug, stored
         self.whole: Summary | None = None
 
+    def json(self) -> bytes:
+        """The summary's JSON, as stored (inert_json's bytes)."""
+        return inert_json(self.whole) if self.whole is not None else self.stored()
+
     def summary(self) -> Summary:
-        """The whole Summary, read once; its JSON is then let go, so a build
-        that reads every summary never holds both (100 MB at 100,000 records)."""
+        """The whole Summary, read once."""
         if self.whole is None:
-            self.whole, self.json = Summary.from_json(json.loads(self.json)), None
+            self.whole = Summary.from_json(json.loads(self.stored()))
         return self.whole
 
 

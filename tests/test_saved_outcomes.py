@@ -90,13 +90,25 @@ def test_without_a_file_read_every_line_is_written(tmp_path):
 
 
 def test_stored_summaries_are_written_back_as_read_whether_read_whole_or_not(tmp_path):
-    """A summary a step read whole lets its JSON go (model.StoredSummary):
-    its line is then made from the Summary, the same bytes."""
+    """A summary a step read whole (model.StoredSummary) has its line made from
+    the Summary; one never read, from the file it is in: the same bytes."""
     folder = tmp_path / "cache"
     stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
     digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
     read = dict(stored.previous_outcomes(folder, digest))
     for key in ("a.json", "e.json"):
         whole(read[key][1])
-    assert [outcome[1].json is None for outcome in read.values()] == [True, False, False, True]
+    assert [outcome[1].whole is not None for outcome in read.values()] == [True, False, False, True]
     assert saved(folder, read, stored.OutcomesRead(None, frozenset())) == written(OUTCOMES)
+
+
+def test_a_stored_summary_is_read_from_the_file_it_came_from_once_another_replaced_it(tmp_path):
+    """The outcomes file stays open for its summaries: a build that renames
+    its own over it in the meantime changes nothing they read."""
+    folder = tmp_path / "cache"
+    stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
+    digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
+    read = dict(stored.previous_outcomes(folder, digest))
+    stored.save_state(folder, {"outcomes": {**OUTCOMES, "a.json": [[], summary("a", "another"), ["a/"], "k1"]}})
+    assert whole(read["a.json"][1]) == OUTCOMES["a.json"][1]
+    assert read["b.json"][1].json() == inert_json(OUTCOMES["b.json"][1])

@@ -3,6 +3,7 @@ folder (folder.py), read and written; the record files' digests kept there
 too."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
 from .. import __version__
-from ..model import STORED_FIELDS, StoredSummary, inert_json, inert_json_pieces, whole
+from ..model import STORED_FIELDS, StoredSummary, inert_json, inert_json_pieces
 from ..urls import output_name
 from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
 from .folder import make_state_folder
@@ -165,53 +166,69 @@ def previous_outcomes(state_dir: Path, digest: str, opened: list | None = None) 
     """Each record file's outcome as the build that wrote the output left it in
     `state_dir`, a line at a time (the file grows with the records, and is
     never parsed whole): its file key, and [problems, summary, paths, key], the
-    summary a StoredSummary whose JSON is left unread. `digest` is the file's,
-    as the state names it (save_state): at the end, or at a line that is not
-    one, OutcomesAltered if the file is not that one. `opened` gets the file's
-    identity (OutcomesRead) once it is open.
+    summary a StoredSummary whose JSON is left in the file, kept open for it
+    (OpenedFile). `digest` is the file's, as the state names it (save_state):
+    at the end, or at a line that is not one, OutcomesAltered if the file is
+    not that one. `opened` gets the file's identity (OutcomesRead) once it is open.
     Read only after previous_manifest found the folder's marker ours."""
     if not digest:
         return  # a state that names no outcomes file: an older version's
     try:
-        file = open(state_dir / OUTCOME_FILE, "rb")
+        kept = OpenedFile(os.open(state_dir / OUTCOME_FILE, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
     except OSError:
         return
-    read = hashlib.sha256()
-    with file:
-        if opened is not None:
-            opened.append(identity(os.fstat(file.fileno())))
-        try:
-            for line in file:
+    read, at = hashlib.sha256(), 0
+    if opened is not None:
+        opened.append(identity(os.fstat(kept.descriptor)))
+    try:
+        with os.fdopen(kept.descriptor, "rb", closefd=False) as lines:
+            for line in lines:
                 read.update(line)
-                yield outcome_of_line(line)
-        except (OSError, ValueError, TypeError) as error:
-            raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: {error}") from error
+                yield outcome_of_line(line, kept, at)
+                at += len(line)
+    except (OSError, ValueError, TypeError) as error:
+        raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: {error}") from error
     if read.hexdigest()[:24] != digest:  # as write_kept makes it
         raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: not the file the state names")
+
+
+class OpenedFile:
+    """A file kept open while what was read from it may be read again, closed
+    once nothing needs it: a file renamed over it (write_kept) leaves its
+    bytes as they were. The outcomes' summaries are read from it, not held."""
+
+    def __init__(self, descriptor: int):
+        self.descriptor = descriptor
+
+    def read(self, offset: int, length: int) -> bytes:
+        return os.pread(self.descriptor, length, offset)  # never moves the file's position: it may be read on
+
+    def __del__(self, close=os.close) -> None:  # os itself may be gone by then, at the interpreter's exit
+        close(self.descriptor)
 
 
 def outcome_line(key: str, outcome: list) -> bytes:
     """The outcomes file's line for one record file: [key, problems, paths,
     page key, the summary's STORED_FIELDS], a tab, and the summary's JSON
-    (Outcome.to_json's, as inert_json writes it; a StoredSummary's own bytes
-    while it holds them, the same)."""
+    (Outcome.to_json's, as inert_json writes it; a StoredSummary's, the same)."""
     problems, summary, paths, page_key = outcome
     if summary is None:
         fields, text = None, b"null"
     else:
         fields = [getattr(summary, name) for name in STORED_FIELDS]
-        text = summary.json if isinstance(summary, StoredSummary) and summary.json is not None \
-            else inert_json(whole(summary))
+        text = summary.json() if isinstance(summary, StoredSummary) else inert_json(summary)
     return inert_json([key, problems, paths, page_key, fields]) + b"\t" + text + b"\n"
 
 
-def outcome_of_line(line: bytes) -> tuple[str, list]:
-    """What outcome_line wrote; ValueError or TypeError for anything else."""
+def outcome_of_line(line: bytes, kept: OpenedFile, at: int) -> tuple[str, list]:
+    """What outcome_line wrote, the line at `at` in the file `kept`; ValueError
+    or TypeError for anything else. Its summary's JSON is left in the file."""
     head, tab, text = line.partition(b"\t")
     if not tab or not text.endswith(b"\n"):
         raise ValueError("a line that is not an outcome")
     key, problems, paths, page_key, fields = json.loads(head)
-    summary = None if fields is None else StoredSummary(*fields, json=text[:-1])
+    stored = functools.partial(kept.read, at + len(head) + 1, len(text) - 1)
+    summary = None if fields is None else StoredSummary(*fields, stored=stored)
     return str(key), [problems, summary, paths, page_key]
 
 
