@@ -147,36 +147,30 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
 def rebuilds(records: Path, site: Path, options: str) -> dict:
     """A no-op rebuild, then one after a one-record edit and one after undoing it, over the last full
     build; then one after an edit to a record's summary."""
+    def rebuild() -> dict:
+        before = measure.file_states(site)
+        run = measure.checked(ours(records, site, options, cache=True))
+        return as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
+
+    def edited(summary: bool) -> dict:
+        change_one(records, summary)
+        try:
+            return rebuild()
+        finally:
+            restore_changed(records)
+
     out = {}
     if "--no-cache" in options:              # the full builds skipped the cache: fill it first
-        before = measure.file_states(site)
-        run = measure.checked(ours(records, site, options, cache=True))
-        out["cold"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
-    before = measure.file_states(site)
-    run = measure.checked(ours(records, site, options, cache=True))
-    out["noop"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
-    change_one(records)
-    try:
-        before = measure.file_states(site)
-        run = measure.checked(ours(records, site, options, cache=True))
-        out["one"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
-    finally:
-        restore_changed(records)
+        out["cold"] = rebuild()
+    out["noop"] = rebuild()
+    out["one"] = edited(summary=False)
     # The record back as it was: a second one-record rebuild. The one before
     # started from the spare the full build left (its site's twin); this one
     # from the site that one replaced, as every later rebuild does.
-    before = measure.file_states(site)
-    run = measure.checked(ours(records, site, options, cache=True))
-    out["one_back"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
+    out["one_back"] = rebuild()
     # An edit its summary shows: the listings, search data and the rest made again.
-    change_one(records, summary=True)
-    try:
-        before = measure.file_states(site)
-        run = measure.checked(ours(records, site, options, cache=True))
-        out["one_summary"] = as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
-    finally:
-        restore_changed(records)
-    measure.checked(ours(records, site, options, cache=True))  # back, for the next run
+    out["one_summary"] = edited(summary=True)
+    rebuild()  # back, for the next run
     return out
 
 
