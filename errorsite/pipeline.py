@@ -4,7 +4,7 @@
     pages (the search index among them) → write → save the next build's state
 
 Each record file goes through load → validate → render on its own, in worker
-processes (records.py); the main process keeps only each record's Summary and
+processes (records.py); the main process keeps only each record's Summary (recorded.py) and
 writes pages as they arrive. The global steps (sitewide.py) then run on the
 summaries, and the writer (write/) swaps the new site in. Each step takes
 values and returns values; a step that streams pages is a generator that
@@ -20,29 +20,28 @@ from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 from . import urls
 from .assets import static_files, versions
 from .cache.keys import bytes_history_digest, render_fingerprint
-from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild, kept_instead
+from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild
 from .cache.planning import Plan, plan_build, save_trusted_stats, unreadable
 from .cache.previous import Keep
 from .cache.folder import state_folder
 from .cards import card_warnings
-from .cache.stored import OutcomesRead, save_state
+from .cache.outcomes import OutcomesRead
+from .cache.stored import save_state
 from .finished import Finished
 from .load import (RecordFile, check_not_empty, load_static, parse_url_manifest, read_url_manifest, scan_records,
                    skipped_notes)
 from .load.files import printable
-from .model import Outcome, Page, Problem, Reuse, StoredSummary, Summary, sharing_values, whole
+from .model import Outcome, Page, Problem, Reuse, whole
+from .recorded import Progress, RecordsDone, Report, keeping_last_good, record_pages, without_duplicates
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
 from .shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
 from .search import streamed_search
 from .sitewide import History, SitewideDone, sitewide_pages
-from .validate import flag_duplicates
 from .write import check_output, guard, sweep_leftovers, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
-Report = Callable[[str], None]
-Progress = Callable[[int, int], None]
 
 
 class BuildResult(NamedTuple):
@@ -53,21 +52,6 @@ class BuildResult(NamedTuple):
     timings: dict[str, float] = {}
     reused: int = 0     # record pages taken from the previous build unchanged
     notes: list[str] = []  # about the build as a whole, for the person running it
-
-
-class RecordsDone(NamedTuple):
-    """What the record step made, besides its pages."""
-    summaries: list[Summary | StoredSummary]  # those read back stored: model.whole reads them
-    problems: list[Problem]
-    keys: dict[str, str]         # record file path → page key, for the next build
-    html_paths: list[str]        # the record pages, in the order they were written
-    outcomes: dict[str, list]    # record file → Outcome.to_json(), for cache.plan.reusable_outcomes
-    digests: dict[str, str]      # record file → the digest of the bytes its worker read
-    reused: int
-    seconds: float
-    entries: list[ShardEntry]    # every file's outcome, when a shard keeps them
-    unavailable: set[str]        # ids of records whose files are there but cannot be built
-    as_before: bool = False      # every summary is the previous build's (record_pages)
 
 
 class StrictFailure(Exception):
@@ -245,66 +229,6 @@ def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: 
     yield from shard_pages(shard, begun.fingerprint, records.entries, {**plan.sources, **records.digests},
                            plan.records_folder, plan.record_set)
     return records, None
-
-
-def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, progress: Progress | None,
-                 keep_entries: bool = False, last_good: dict[str, Outcome] | None = None
-                 ) -> Generator[Page | Reuse, None, RecordsDone]:
-    """The record pages, as they come; each record's summary kept for the
-    global steps. With `last_good` (site_pages), whether every summary is the
-    previous build's: each file read again made the one it had made before."""
-    started = time.perf_counter()
-    summaries, problems, keys, html_paths, remembered, digests, kept = [], [], {}, [], {}, {}, []
-    unavailable = set()
-    reused = 0
-    as_before = last_good is not None
-    for done, entry in enumerate(entries, 1):
-        if progress:
-            progress(done, total)
-        outcome = entry.outcome
-        if outcome.digest is not None:  # the bytes this build read (file_digests left it to the worker)
-            digests[entry.relative] = outcome.digest
-        for problem in outcome.problems:
-            report(str(problem))
-        problems += outcome.problems
-        if keep_entries:  # a shard writes them out; pages only by path, never their bytes
-            kept.append(entry._replace(outcome=outcome._replace(pages=[Reuse(page.path) for page in outcome.pages])))
-        if outcome.summary is None:
-            as_before = False
-            if outcome.claims:
-                unavailable.add(outcome.claims)
-            continue
-        if as_before and not isinstance(outcome.summary, StoredSummary):  # a file read again
-            before = last_good.get(entry.relative)
-            as_before = before is not None and whole(before.summary) == outcome.summary
-        read_back = isinstance(outcome.pages[0], Reuse)  # Summary.from_json shared its values already
-        if not read_back:
-            outcome = outcome._replace(summary=sharing_values(outcome.summary))
-        remembered[entry.relative] = outcome.to_json()
-        summaries.append(outcome.summary)
-        keys.update((page.path, outcome.key) for page in outcome.pages)
-        html_paths.append(outcome.pages[0].path)
-        reused += read_back and outcome.pages[0].origin is None
-        yield from outcome.pages
-    return RecordsDone(summaries, problems, keys, html_paths, remembered, digests, reused,
-                       time.perf_counter() - started, kept, unavailable, as_before)
-
-
-def keeping_last_good(entries: Iterable[ShardEntry], last_good: dict[str, Outcome]) -> Iterator[ShardEntry]:
-    """A record file that no longer loads or validates keeps the page the
-    previous build published for it: a typo never tells readers it was removed."""
-    for entry in entries:
-        good = last_good.get(entry.relative)
-        yield entry if good is None or entry.outcome.summary is not None else \
-            entry._replace(outcome=kept_instead(entry.outcome, good))
-
-
-def without_duplicates(entries: Iterable[ShardEntry]) -> Iterator[ShardEntry]:
-    """Drop a record whose id or URL an earlier file already has, as a problem."""
-    for entry, problem in flag_duplicates(entries, lambda entry: entry.outcome.summary):
-        outcome = entry.outcome
-        yield entry._replace(outcome=Outcome([*outcome.problems, problem], None, [], None, outcome.digest)) \
-            if problem else entry
 
 
 def write_build(out_dir: Path, pages: "Finished", force: bool, report: Report, timings: dict[str, float],

@@ -13,6 +13,7 @@ from errorsite import cache, render, sitewide
 from errorsite import records as records_module
 from errorsite.cache import keys, planning, stored
 from errorsite.cache.folder import state_folder
+from errorsite.cache.outcomes import OutcomesAltered, previous_outcomes
 from errorsite.model import StoredSummary, Summary, whole
 from tests.conftest import build_quietly
 
@@ -275,7 +276,7 @@ def test_only_the_outcomes_file_the_state_names_is_read(tmp_path):
                       None, None, "Card.")
     stored.save_state(kept, {"outcomes": {"a.json": [[], summary, ["o/r/a/"], "k1"], "b.json": [[], None, [], None]}})
     digest = json.loads((kept / cache.STATE).read_text())["outcomes_digest"]
-    (key, (problems, read, paths, page_key)), (other, rejected) = stored.previous_outcomes(kept, digest)
+    (key, (problems, read, paths, page_key)), (other, rejected) = previous_outcomes(kept, digest)
     assert (key, problems, paths, page_key) == ("a.json", [], ["o/r/a/"], "k1")
     assert (other, rejected) == ("b.json", [[], None, [], None])
     assert (read.source_file, read.id, read.repo, read.slug) == ("a.json", "a1", "o/r", "a")
@@ -284,10 +285,10 @@ def test_only_the_outcomes_file_the_state_names_is_read(tmp_path):
     for damaged in (content[:-1], content.replace(b"Card.", b"Card!"), content.replace(b"\t", b" ", 1),
                     content + b'["c.json",[],[],null,null]\tnull\n'):
         (kept / cache.OUTCOME_FILE).write_bytes(damaged)
-        with pytest.raises(stored.OutcomesAltered):
-            list(stored.previous_outcomes(kept, digest))
-    assert list(stored.previous_outcomes(kept, "")) == []  # a state that names none
-    assert list(stored.previous_outcomes(tmp_path / "none", digest)) == []
+        with pytest.raises(OutcomesAltered):
+            list(previous_outcomes(kept, digest))
+    assert list(previous_outcomes(kept, "")) == []  # a state that names none
+    assert list(previous_outcomes(tmp_path / "none", digest)) == []
 
 
 def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monkeypatch):
@@ -300,7 +301,7 @@ def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monk
     assert [json.loads(line.partition("\t")[0])[0] for line in lines] == [f"r{i:04d}.json" for i in range(6)]  # one a line, in order
     assert "outcomes" not in json.loads((state_folder(site) / cache.STATE).read_text())
     opened = []
-    real_outcomes = stored.previous_outcomes
+    real_outcomes = previous_outcomes
     monkeypatch.setattr(planning, "previous_outcomes",
                         lambda out, *rest: opened.append(out) or real_outcomes(out, *rest))
     assert build_quietly(records, site)[0].reused == 6 and opened == []  # a no-op

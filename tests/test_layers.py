@@ -33,6 +33,7 @@ LAYERS = [
     ("record step and redirects", {"records", "redirects"}),
     ("global steps", {"sitewide", "search"}),
     ("shards", {"shards"}),
+    ("the record step's outcomes", {"recorded"}),
     ("write", {"write"}),
     ("pipeline", {"pipeline"}),
     ("commands", {"config", "check", "reporting", "find"}),

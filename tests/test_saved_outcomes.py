@@ -9,7 +9,8 @@ import os
 import json
 
 from errorsite import cache
-from errorsite.cache import stored
+from errorsite.cache import outcomes as outcome_file, stored
+from errorsite.cache.outcomes import OutcomesRead, previous_outcomes
 from errorsite.model import Summary, inert_json, whole
 
 
@@ -32,15 +33,15 @@ def written(outcomes: dict) -> bytes:
     return b"".join(line(key, outcomes[key]) for key in sorted(outcomes))
 
 
-def read_back(folder) -> tuple[dict, stored.OutcomesRead]:
+def read_back(folder) -> tuple[dict, OutcomesRead]:
     opened: list = []
     digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
     outcomes = {key: [problems, whole(read), paths, page_key]
-                for key, (problems, read, paths, page_key) in stored.previous_outcomes(folder, digest, opened)}
+                for key, (problems, read, paths, page_key) in previous_outcomes(folder, digest, opened)}
     return outcomes, opened[0]
 
 
-def saved(folder, outcomes: dict, unchanged: stored.OutcomesRead) -> bytes:
+def saved(folder, outcomes: dict, unchanged: OutcomesRead) -> bytes:
     stored.save_state(folder, {"outcomes": dict(outcomes)}, unchanged)
     return (folder / cache.OUTCOME_FILE).read_bytes()
 
@@ -54,9 +55,9 @@ def test_unchanged_outcomes_are_copied_and_the_file_is_as_written_anew(tmp_path,
     now = {**{key: previous[key] for key in ("a.json", "c&d.json", "e.json")},  # b.json removed
            "b2.json": [[], summary("b2", "b2"), ["b2/"], "k5"], "e.json": [[], summary("e", "edited"), ["e/"], "k6"]}
     encoded = []
-    real = stored.inert_json
-    monkeypatch.setattr(stored, "inert_json", lambda value: encoded.append(value) or real(value))
-    content = saved(folder, now, stored.OutcomesRead(file, frozenset({"a.json", "c&d.json"})))
+    real = outcome_file.inert_json
+    monkeypatch.setattr(outcome_file, "inert_json", lambda value: encoded.append(value) or real(value))
+    content = saved(folder, now, OutcomesRead(file, frozenset({"a.json", "c&d.json"})))
     assert content == written(now)
     # Only the new and the changed lines were made (and the two copied lines' starts).
     assert sorted(value[0] for value in encoded if isinstance(value, list)) == ["b2.json", "e.json"]
@@ -70,7 +71,7 @@ def test_a_replaced_outcomes_file_is_not_copied_from(tmp_path):
     previous, file = read_back(folder)
     other = {**OUTCOMES, "a.json": [[], summary("a", "another build's"), ["a/"], "k1"]}
     stored.save_state(folder, {"outcomes": dict(other)})
-    assert saved(folder, previous, stored.OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
+    assert saved(folder, previous, OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
 
 
 def test_an_outcomes_file_changed_in_place_is_not_copied_from(tmp_path):
@@ -81,12 +82,12 @@ def test_an_outcomes_file_changed_in_place_is_not_copied_from(tmp_path):
     with open(path, "r+b") as handle:
         handle.write(handle.read().replace(b'"\\u003cb\\u003e"', b'"\\u003cx\\u003e"'))
     os.utime(path, ns=(file[3] + 10**9, file[3] + 10**9))
-    assert saved(folder, previous, stored.OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
+    assert saved(folder, previous, OutcomesRead(file, frozenset(previous))) == written(OUTCOMES)
 
 
 def test_without_a_file_read_every_line_is_written(tmp_path):
     folder = tmp_path / "cache"
-    assert saved(folder, OUTCOMES, stored.OutcomesRead(None, frozenset(OUTCOMES))) == written(OUTCOMES)
+    assert saved(folder, OUTCOMES, OutcomesRead(None, frozenset(OUTCOMES))) == written(OUTCOMES)
 
 
 def test_stored_summaries_are_written_back_as_read_whether_read_whole_or_not(tmp_path):
@@ -95,11 +96,11 @@ def test_stored_summaries_are_written_back_as_read_whether_read_whole_or_not(tmp
     folder = tmp_path / "cache"
     stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
     digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
-    read = dict(stored.previous_outcomes(folder, digest))
+    read = dict(previous_outcomes(folder, digest))
     for key in ("a.json", "e.json"):
         whole(read[key][1])
     assert [outcome[1].whole is not None for outcome in read.values()] == [True, False, False, True]
-    assert saved(folder, read, stored.OutcomesRead(None, frozenset())) == written(OUTCOMES)
+    assert saved(folder, read, OutcomesRead(None, frozenset())) == written(OUTCOMES)
 
 
 def test_a_stored_summary_is_read_from_the_file_it_came_from_once_another_replaced_it(tmp_path):
@@ -108,7 +109,7 @@ def test_a_stored_summary_is_read_from_the_file_it_came_from_once_another_replac
     folder = tmp_path / "cache"
     stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
     digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
-    read = dict(stored.previous_outcomes(folder, digest))
+    read = dict(previous_outcomes(folder, digest))
     stored.save_state(folder, {"outcomes": {**OUTCOMES, "a.json": [[], summary("a", "another"), ["a/"], "k1"]}})
     assert whole(read["a.json"][1]) == OUTCOMES["a.json"][1]
     assert read["b.json"][1].json() == inert_json(OUTCOMES["b.json"][1])

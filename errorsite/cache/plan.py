@@ -14,7 +14,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from ..model import Outcome, Problem
 from .previous import NO_GLOBAL_PAGES, GlobalPages, PreviousBuild
-from .stored import OutcomesAltered
+from .outcomes import OutcomesAltered
 
 __all__ = ["NO_GLOBAL_PAGES", "GlobalPages", "NextBuild", "PreviousBuild", "Reusable", "comparable", "global_reuse",
            "kept_instead", "page_keys", "reusable_outcomes", "still_served", "unchanged"]
@@ -82,7 +82,7 @@ def still_served(reusable: Reusable, pages: dict[str, str], claimed: int) -> Reu
     pages missing from the served `pages`, of the `claimed` ones the state
     named before their files were looked up (stored.StatedBuild);
     `reusable_outcomes` runs meanwhile. Their keys are the state's: the
-    outcomes file is the one the state names (stored.previous_outcomes)."""
+    outcomes file is the one the state names (outcomes.previous_outcomes)."""
     if len(pages) == claimed:
         return reusable  # every page the state named is served
 

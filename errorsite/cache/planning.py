@@ -19,7 +19,8 @@ from .keys import file_key
 from .plan import (GlobalPages, PreviousBuild, Reusable, comparable, page_keys, reusable_outcomes, still_served,
                    unchanged)
 from .previous import Keep
-from .stored import OutcomesRead, digests_file, load_digests, previous_outcomes, read_previous_build, save_digests
+from .outcomes import OutcomesRead, previous_outcomes
+from .stored import digests_file, load_digests, read_previous_build, save_digests
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ class PreviousBuild:
     records: int | None = None
     files: int = 0
     complete: bool = False                                    # every record page's file is still there
-    outcomes_digest: str = ""                                 # of its outcomes file (stored.previous_outcomes)
+    outcomes_digest: str = ""                                 # of its outcomes file (outcomes.previous_outcomes)
 
     @property
     def keep(self) -> Keep:

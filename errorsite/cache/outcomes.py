@@ -1,0 +1,133 @@
+"""The outcomes file: each record file's outcome as a build left it, one
+line a file, read back by the next build (previous_outcomes) and written by
+save_state (stored.py), which copies the lines of the outcomes that did not
+change (outcome_lines)."""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+from ..model import STORED_FIELDS, StoredSummary, inert_json
+from . import OUTCOME_FILE
+
+
+class OutcomesAltered(Exception):
+    """The outcomes file is not the one the state names: none of it is reused."""
+
+
+def previous_outcomes(state_dir: Path, digest: str, opened: list | None = None) -> Iterator[tuple[str, list]]:
+    """Each record file's outcome as the build that wrote the output left it in
+    `state_dir`, a line at a time (the file grows with the records, and is
+    never parsed whole): its file key, and [problems, summary, paths, key], the
+    summary a StoredSummary whose JSON is left in the file, kept open for it
+    (OpenedFile). `digest` is the file's, as the state names it (save_state):
+    at the end, or at a line that is not one, OutcomesAltered if the file is
+    not that one. `opened` gets the file's identity (OutcomesRead) once it is open.
+    Read only after previous_manifest found the folder's marker ours."""
+    if not digest:
+        return  # a state that names no outcomes file: an older version's
+    try:
+        kept = OpenedFile(os.open(state_dir / OUTCOME_FILE, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
+    except OSError:
+        return
+    read, at = hashlib.sha256(), 0
+    if opened is not None:
+        opened.append(identity(os.fstat(kept.descriptor)))
+    try:
+        with os.fdopen(kept.descriptor, "rb", closefd=False) as lines:
+            for line in lines:
+                read.update(line)
+                yield outcome_of_line(line, kept, at)
+                at += len(line)
+    except (OSError, ValueError, TypeError) as error:
+        raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: {error}") from error
+    if read.hexdigest()[:24] != digest:  # as write_kept makes it
+        raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: not the file the state names")
+
+
+class OpenedFile:
+    """A file kept open while what was read from it may be read again, closed
+    once nothing needs it: a file renamed over it (write_kept) leaves its
+    bytes as they were. The outcomes' summaries are read from it, not held."""
+
+    def __init__(self, descriptor: int):
+        self.descriptor = descriptor
+
+    def read(self, offset: int, length: int) -> bytes:
+        return os.pread(self.descriptor, length, offset)  # never moves the file's position: it may be read on
+
+    def __del__(self, close=os.close) -> None:  # os itself may be gone by then, at the interpreter's exit
+        close(self.descriptor)
+
+
+def outcome_line(key: str, outcome: list) -> bytes:
+    """The outcomes file's line for one record file: [key, problems, paths,
+    page key, the summary's STORED_FIELDS], a tab, and the summary's JSON
+    (Outcome.to_json's, as inert_json writes it; a StoredSummary's, the same)."""
+    problems, summary, paths, page_key = outcome
+    if summary is None:
+        fields, text = None, b"null"
+    else:
+        fields = [getattr(summary, name) for name in STORED_FIELDS]
+        text = summary.json() if isinstance(summary, StoredSummary) else inert_json(summary)
+    return inert_json([key, problems, paths, page_key, fields]) + b"\t" + text + b"\n"
+
+
+def outcome_of_line(line: bytes, kept: OpenedFile, at: int) -> tuple[str, list]:
+    """What outcome_line wrote, the line at `at` in the file `kept`; ValueError
+    or TypeError for anything else. Its summary's JSON is left in the file."""
+    head, tab, text = line.partition(b"\t")
+    if not tab or not text.endswith(b"\n"):
+        raise ValueError("a line that is not an outcome")
+    key, problems, paths, page_key, fields = json.loads(head)
+    stored = functools.partial(kept.read, at + len(head) + 1, len(text) - 1)
+    summary = None if fields is None else StoredSummary(*fields, stored=stored)
+    return str(key), [problems, summary, paths, page_key]
+
+
+class OutcomesRead(NamedTuple):
+    """Outcomes that stand as the previous build left them, by record file
+    key, and the identity of the file they were read from (identity()): its
+    lines for them are this build's, byte for byte, while it is that file."""
+    file: tuple[int, int, int, int] | None = None
+    names: frozenset[str] = frozenset()
+
+
+def identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    """A file told apart from any that replaced it (write_kept renames a new file in)."""
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+@contextmanager
+def outcomes_before(path: Path, read: tuple[int, int, int, int] | None) -> Iterator[Iterator[bytes]]:
+    """The lines of the outcomes file at `path` if it is the one read
+    (`read`, its identity()); else none."""
+    try:
+        file = open(path, "rb") if read is not None else None
+    except OSError:
+        file = None
+    if file is None or identity(os.fstat(file.fileno())) != read:
+        if file is not None:
+            file.close()
+        yield iter(())
+        return
+    with file:
+        yield iter(file)
+
+
+def outcome_lines(outcomes: dict[str, list], unchanged: frozenset[str], before: Iterator[bytes]) -> Iterator[bytes]:
+    """One line an outcome, sorted by file key: for an unchanged one, its
+    line in `before` (which holds them, sorted the same way), else made."""
+    for key in sorted(outcomes):
+        if key in unchanged:
+            start = b"[" + inert_json(key) + b","
+            line = next((line for line in before if line.startswith(start)), None)
+            if line is not None:
+                yield line
+                continue
+        yield outcome_line(key, outcomes[key])
