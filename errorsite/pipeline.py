@@ -143,7 +143,7 @@ def record_outcomes(begun: Start, plan: Plan, found: list[RecordFile], unread: l
     """Each record file's outcome, in order: the unreadable ones first, then
     the reused ones and the ones rendered now (in worker processes), as they come."""
     known = plan.reusable.known
-    worker = Worker(begun.site, begun.options, Path(plan.records_root), begun.fingerprint, plan.page_keys,
+    worker = Worker(begun.site, begun.options, Path(plan.records_root), begun.fingerprint, plan.reusable.page_keys,
                     versions(static_files(begun.static)))
     files = [None if index in known else file.path for index, file in enumerate(found)]
     made = (ShardEntry(name, outcome) for name, outcome in zip(plan.names, outcomes(worker, files, jobs, known)))
@@ -252,6 +252,6 @@ def write_build(out_dir: Path, pages: "Finished", force: bool, report: Report, t
 def next_build(begun: Start, history: History, sources: dict[str, str], records_folder: str,
                records: RecordsDone, sitewide: SitewideDone | None) -> dict:
     """What the next build reads back (cache.plan.PreviousBuild)."""
-    return NextBuild(begun.fingerprint, records.keys, len(records.summaries), history.digest,
+    return NextBuild(begun.fingerprint, records.page_files, len(records.summaries), history.digest,
                      sitewide.pages if sitewide else NO_GLOBAL_PAGES, {**sources, **records.digests},
                      records.outcomes, records_folder, records.problems).to_json()

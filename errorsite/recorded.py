@@ -19,7 +19,7 @@ class RecordsDone(NamedTuple):
     """What the record step made, besides its pages."""
     summaries: list[Summary | StoredSummary]  # those read back stored: model.whole reads them
     problems: list[Problem]
-    keys: dict[str, str]         # record file path → page key, for the next build
+    page_files: int              # the record pages, for the next build
     html_paths: list[str]        # the record pages, in the order they were written
     outcomes: dict[str, list]    # record file → Outcome.to_json(), for cache.plan.reusable_outcomes
     digests: dict[str, str]      # record file → the digest of the bytes its worker read
@@ -37,9 +37,9 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
     global steps. With `last_good` (site_pages), whether every summary is the
     previous build's: each file read again made the one it had made before."""
     started = time.perf_counter()
-    summaries, problems, keys, html_paths, remembered, digests, kept = [], [], {}, [], {}, {}, []
+    summaries, problems, html_paths, remembered, digests, kept = [], [], [], {}, {}, []
     unavailable = set()
-    reused = 0
+    reused = page_files = 0
     as_before = last_good is not None
     for done, entry in enumerate(entries, 1):
         if progress:
@@ -65,11 +65,11 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
             outcome = outcome._replace(summary=sharing_values(outcome.summary))
         remembered[entry.relative] = outcome.to_json()
         summaries.append(outcome.summary)
-        keys.update((page.path, outcome.key) for page in outcome.pages)
+        page_files += len(outcome.pages)
         html_paths.append(outcome.pages[0].path)
         reused += read_back and outcome.pages[0].origin is None
         yield from outcome.pages
-    return RecordsDone(summaries, problems, keys, html_paths, remembered, digests, reused,
+    return RecordsDone(summaries, problems, page_files, html_paths, remembered, digests, reused,
                        time.perf_counter() - started, kept, unavailable, as_before)
 
 

@@ -257,6 +257,54 @@ def test_served_files_deleted_by_hand_are_made_again(tmp_path, monkeypatch, besi
     assert tree(site) == tree(clean)
 
 
+@pytest.mark.parametrize("beside", [False, True], ids=["looked up here", "looked up beside"])
+def test_a_record_read_again_keeps_its_pages_when_they_are_the_same(tmp_path, monkeypatch, beside):
+    """Files whose bytes changed but not their record (the JSON laid out
+    anew) are read again; their pages are keyed by the record (the outcomes
+    file names each page and its key), so they are the served ones, not made
+    again, unless one of their files is gone."""
+    monkeypatch.setattr(stored, "LOOKED_UP_BESIDE", 0 if beside else 10**9)
+    records = write_records(tmp_path / "records", 6)
+    site = built(records, tmp_path / "site")
+    history = tmp_path / "urls.json"
+    shutil.copy(site / "-" / "urls.json", history)
+    (records / "r0001.json").write_text(json.dumps(record_data(1)))
+    (records / "r0003.json").write_text(json.dumps(record_data(3)))
+    (site / "tags/search/error-number-3/index.html").unlink()
+    rendered = []
+    real = records_module.record_files
+    monkeypatch.setattr(records_module, "record_files",
+                        lambda env, record, summary: rendered.append(record.id) or real(env, record, summary))
+    loaded = []
+    real_load = records_module.load_file
+    monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))
+    again, _ = build_quietly(records, site)
+    assert sorted(loaded) == ["r0001.json", "r0003.json"] and again.records == 6
+    assert rendered == ["r0003"]
+    assert "pages" not in json.loads((state_folder(site) / cache.STATE).read_text())  # the outcomes name them
+    clean = built(records, tmp_path / "clean", cache=False, previous_manifest=history)
+    assert tree(site) == tree(clean)
+
+
+def test_the_served_files_are_the_ones_the_outcomes_and_the_state_name(tmp_path):
+    """stored.served_files: the record pages the outcomes file names, found or
+    missing, and the global pages; an outcomes file that is not the one the
+    state names confirms no record page."""
+    kept, out = tmp_path / "cache", tmp_path / "site"
+    for name in ("o/r/a/index.html", "-/r/a1/index.html", "-/tags/index.html"):
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text("x")
+    stored.save_state(kept, {"outcomes": {"a.json": [[], None, ["o/r/a/", "-/r/a1/", "-/r/a1.md"], "k1"],
+                                          "b.json": [[], None, [], None]}})
+    digest = json.loads((kept / cache.STATE).read_text())["outcomes_digest"]
+    served = stored.served_files(out, kept, digest, ["-/tags/", "-/repos/"])
+    assert set(served.inodes) == {"o/r/a/", "-/r/a1/", "-/tags/"}
+    assert (served.missing, served.record_pages, served.global_pages) == ({"-/r/a1.md"}, 3, False)
+    assert stored.served_files(out, kept, digest, ["-/tags/"]).global_pages
+    altered = stored.served_files(out, kept, "0" * 24, ["-/tags/"])
+    assert (set(altered.inodes), altered.missing, altered.record_pages) == ({"-/tags/"}, frozenset(), -1)
+
+
 def test_records_read_from_another_folder_are_read_again(tmp_path):
     """Problems name files by the records folder as given, so cached ones stay with it."""
     records = write_records(tmp_path / "records", 3)
@@ -292,8 +340,9 @@ def test_only_the_outcomes_file_the_state_names_is_read(tmp_path):
 
 
 def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monkeypatch):
-    """The outcomes live apart from the marker: a no-op never opens them, and a
-    damaged copy costs a rebuild its speed, never its output."""
+    """The outcomes live apart from the marker: a no-op never reads their
+    summaries (only the pages they name, stored.served_files), and a damaged
+    copy costs a rebuild its speed, never its output."""
     records = write_records(tmp_path / "records", 6)
     site = built(records, tmp_path / "site")
     outcomes = state_folder(site) / cache.OUTCOME_FILE

@@ -115,11 +115,12 @@ def test_the_marker_written_in_pieces_is_inert_json_byte_for_byte():
 # ---- The spare's listing: a rebuild starts from it without walking the spare ----
 
 def write_listed(out: Path, site: dict[str, bytes], page_list=None) -> None:
-    """As a build does: the marker lists the pages, and the next write is given
+    """As a build does: the outcomes name the pages, and the next write is given
     what previous_build found of the served site, as the plan hands it on."""
     previous = stored.previous_build(out, state_folder(out))
+    state = {"outcomes": {"a.json": [[], None, list(site), "key"]}, "page_files": len(site)}
     write_site(out, page_list if page_list is not None else pages(site), report=lambda line: None,
-               finish=lambda: stored.save_state(state_folder(out), {"pages": {path: "key" for path in site}}),
+               finish=lambda: stored.save_state(state_folder(out), dict(state)),
                keep=previous.keep)
 
 

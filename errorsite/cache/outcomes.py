@@ -10,10 +10,12 @@ import json
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple, TypeVar
 
 from ..model import STORED_FIELDS, StoredSummary, inert_json
 from . import OUTCOME_FILE
+
+T = TypeVar("T")
 
 
 class OutcomesAltered(Exception):
@@ -29,6 +31,20 @@ def previous_outcomes(state_dir: Path, digest: str, opened: list | None = None) 
     at the end, or at a line that is not one, OutcomesAltered if the file is
     not that one. `opened` gets the file's identity (OutcomesRead) once it is open.
     Read only after previous_manifest found the folder's marker ours."""
+    return _read(state_dir, digest, outcome_of_line, opened)
+
+
+def outcome_paths(state_dir: Path, digest: str) -> Iterator[list]:
+    """The files each outcome of previous_outcomes names, its summary left unread."""
+    return _read(state_dir, digest, paths_of_line)
+
+
+def _read(state_dir: Path, digest: str, parse: Callable[[bytes, "OpenedFile", int], T],
+          opened: list | None = None) -> Iterator[T]:
+    """Each line of the outcomes file `parse`d, with the file, kept open, and
+    the line's offset in it; OutcomesAltered at the end, or at a line `parse`
+    rejects (ValueError, TypeError), if the file is not the one whose `digest`
+    the state names."""
     if not digest:
         return  # a state that names no outcomes file: an older version's
     try:
@@ -42,7 +58,7 @@ def previous_outcomes(state_dir: Path, digest: str, opened: list | None = None) 
         with os.fdopen(kept.descriptor, "rb", closefd=False) as lines:
             for line in lines:
                 read.update(line)
-                yield outcome_of_line(line, kept, at)
+                yield parse(line, kept, at)
                 at += len(line)
     except (OSError, ValueError, TypeError) as error:
         raise OutcomesAltered(f"{state_dir / OUTCOME_FILE}: {error}") from error
@@ -88,6 +104,15 @@ def outcome_of_line(line: bytes, kept: OpenedFile, at: int) -> tuple[str, list]:
     stored = functools.partial(kept.read, at + len(head) + 1, len(text) - 1)
     summary = None if fields is None else StoredSummary(*fields, stored=stored)
     return str(key), [problems, summary, paths, page_key]
+
+
+def paths_of_line(line: bytes, *_) -> list:
+    """The files an outcome_line names, its summary left unread."""
+    head, tab, _ = line.partition(b"\t")
+    paths = json.loads(head)[2] if tab else None
+    if not isinstance(paths, list):
+        raise ValueError("a line that is not an outcome")
+    return paths
 
 
 class OutcomesRead(NamedTuple):

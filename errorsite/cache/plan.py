@@ -36,15 +36,12 @@ def unchanged(previous: PreviousBuild, fingerprint: str, records_folder: str, so
             and previous.records is not None and previous.complete)
 
 
-def page_keys(previous: PreviousBuild, fingerprint: str) -> dict[str, str]:
-    """The previous build's record page keys, when its pages were made by this fingerprint."""
-    return previous.pages if previous.fingerprint == fingerprint else {}
-
-
 class Reusable(NamedTuple):
     """What the previous build's outcomes give this one."""
     known: dict[int, Outcome]        # outcomes that stand, by the file's place: the file is not read
     last_good: dict[str, Outcome]    # by file key, for a file read again: its page, kept if it now fails
+    page_keys: dict[str, str] = {}   # the other outcomes' record pages → key: a record read again may
+                                     # make one of them again (records.Worker)
 
 
 def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder: str, names: list[str],
@@ -56,40 +53,47 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
     rendering it again would give the same problems, summary and pages, so it
     is not read at all. A symbolic link is always read: what it points to
     decides whether it may be loaded. A file that changed is read again, and
-    its last good outcome kept aside in case it no longer loads."""
-    if not comparable(previous, fingerprint, records_folder):
+    its last good outcome kept aside in case it no longer loads. The pages of
+    every outcome not kept, the same code made them: their keys are kept too."""
+    if previous.fingerprint != fingerprint:
         return Reusable({}, {})
     digests = previous.sources or {}
-    place = {name: index for index, name in enumerate(names)}
-    known, last_good = {}, {}
+    place = {name: index for index, name in enumerate(names)} if previous.records_folder == records_folder else {}
+    known, last_good, keys = {}, {}, {}
     try:
         for name, entry in read_outcomes():  # each made into an Outcome as it is read: never all parsed at once
             index = place.get(name)
             outcome = None if index is None else built(entry)
-            if outcome is None:
-                continue
-            if sources[name] is not None and digests.get(name) == sources[name] and not links[index]:
-                known[index] = outcome
-            else:
+            if outcome is not None:
+                if sources[name] is not None and digests.get(name) == sources[name] and not links[index]:
+                    known[index] = outcome
+                    continue
                 last_good[name] = outcome
+            keys.update(page_keys(entry))
     except OutcomesAltered:
         return Reusable({}, {})
-    return Reusable(known, last_good)
+    return Reusable(known, last_good, keys)
 
 
-def still_served(reusable: Reusable, pages: dict[str, str], claimed: int) -> Reusable:
-    """The outcomes of `reusable` whose files are still served: none of their
-    pages missing from the served `pages`, of the `claimed` ones the state
-    named before their files were looked up (stored.StatedBuild);
-    `reusable_outcomes` runs meanwhile. Their keys are the state's: the
-    outcomes file is the one the state names (outcomes.previous_outcomes)."""
-    if len(pages) == claimed:
-        return reusable  # every page the state named is served
+def page_keys(entry: object) -> Iterable[tuple[str, str]]:
+    """A stored outcome's pages and their key (Outcome.to_json), if any."""
+    _, _, paths, key = entry if isinstance(entry, list) and len(entry) == 4 else (None, None, (), None)
+    return ((path, key) for path in paths if isinstance(path, str)) if isinstance(key, str) else ()
+
+
+def still_served(reusable: Reusable, missing: frozenset[str]) -> Reusable:
+    """The outcomes and page keys of `reusable` whose files are still served:
+    none of their pages `missing` (stored.Served), as the lookup beside
+    `reusable_outcomes` found them. Their keys are the outcomes file's, the
+    one the state names (outcomes.previous_outcomes)."""
+    if not missing:
+        return reusable
 
     def served(outcome: Outcome) -> bool:
-        return all(page.path in pages for page in outcome.pages)
+        return not any(page.path in missing for page in outcome.pages)
     return Reusable({index: outcome for index, outcome in reusable.known.items() if served(outcome)},
-                    {name: outcome for name, outcome in reusable.last_good.items() if served(outcome)})
+                    {name: outcome for name, outcome in reusable.last_good.items() if served(outcome)},
+                    {path: key for path, key in reusable.page_keys.items() if path not in missing})
 
 
 def built(entry: object) -> Outcome | None:
@@ -131,7 +135,7 @@ def global_reuse(previous: GlobalPages | None, summaries: str, history: str,
 class NextBuild(NamedTuple):
     """What this build leaves for the next one (read back as PreviousBuild)."""
     fingerprint: str
-    pages: dict[str, str]        # record page path → key
+    page_files: int              # the record pages; the outcomes name each, with its key
     records: int
     history: str                 # keys.history_digest of the URL history this build started from
     global_pages: GlobalPages
@@ -141,7 +145,7 @@ class NextBuild(NamedTuple):
     problems: list[Problem]
 
     def to_json(self) -> dict:
-        return {"fingerprint": self.fingerprint, "pages": self.pages, "page_files": len(self.pages),
+        return {"fingerprint": self.fingerprint, "page_files": self.page_files,
                 "records": self.records, "history": self.history, "global": self.global_pages.to_json(),
                 "sources": self.sources, "outcomes": self.outcomes, "records_folder": self.records_folder,
                 "problems": [list(problem) for problem in self.problems]}

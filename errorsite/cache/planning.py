@@ -10,14 +10,13 @@ from __future__ import annotations
 import hashlib
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..load import RecordFile, Scan, file_digests, trusted_stats
 from ..model import Outcome, Problem
 from .keys import file_key
-from .plan import (GlobalPages, PreviousBuild, Reusable, comparable, page_keys, reusable_outcomes, still_served,
-                   unchanged)
+from .plan import GlobalPages, PreviousBuild, Reusable, comparable, reusable_outcomes, still_served, unchanged
 from .previous import Keep
 from .outcomes import OutcomesRead, previous_outcomes
 from .stored import digests_file, load_digests, read_previous_build, save_digests
@@ -34,7 +33,6 @@ class Plan:
     stats: dict[str, list]              # the stats and digests the previous build left, as trusted here
     unchanged: PreviousBuild | None     # the served site is what this build would write: nothing to do
     reusable: Reusable = Reusable({}, {})
-    page_keys: dict[str, str] = field(default_factory=dict)  # the previous record pages' keys, same fingerprint
     global_pages: GlobalPages | None = None  # the previous global pages, if they are still served
     keep: Keep = Keep()                 # what the writer may link from the served site instead of writing it
     record_set: str = ""                # a shard's: what it is cut from (record_set), for assemble to compare
@@ -70,10 +68,10 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
             claimed, fingerprint, records_folder, names, [file.is_link for file in files], sources,
             lambda: previous_outcomes(state_dir, claimed.outcomes_digest, opened)) if use_cache else Reusable({}, {})
         previous = stated.confirmed() if stated else PreviousBuild()
-    reusable = still_served(reusable, previous.pages, len(claimed.pages))
+    reusable = still_served(reusable, previous.missing)
     read = OutcomesRead(opened[0], frozenset(names[index] for index in reusable.known)) if opened else OutcomesRead()
     return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable,
-                page_keys(previous, fingerprint), previous.global_pages, previous.keep,
+                previous.global_pages, previous.keep,
                 record_set(whole, stats) if whole else "", read, history_written(previous, fingerprint),
                 comparable(previous, fingerprint, records_folder) and (previous.sources or {}).keys() == sources.keys())
 

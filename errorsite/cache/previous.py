@@ -53,7 +53,6 @@ class PreviousBuild:
     confirm (stored.previous_build). Empty when there is none of ours."""
     fingerprint: str = ""
     records_folder: object = None
-    pages: dict[str, str] = field(default_factory=dict)       # record page path → key, its file still there
     inodes: dict[str, int] = field(default_factory=dict)      # page path → the served file's inode
     served: ServedFiles | None = None                         # every served file, when all were found
     sources: dict | None = None                               # record file → digest of its bytes
@@ -62,6 +61,8 @@ class PreviousBuild:
     records: int | None = None
     files: int = 0
     complete: bool = False                                    # every record page's file is still there
+    missing: frozenset[str] = frozenset()                     # the record pages whose files are gone
+    page_files: int = 0                                       # the record pages it wrote
     outcomes_digest: str = ""                                 # of its outcomes file (outcomes.previous_outcomes)
 
     @property
@@ -76,11 +77,12 @@ class PreviousBuild:
         sources = manifest.get("sources")
         return PreviousBuild(
             fingerprint=manifest.get("fingerprint") or "", records_folder=manifest.get("records_folder"),
-            pages=manifest.get("pages", {}), inodes=manifest.get("inodes", {}), served=manifest.get("served"),
+            inodes=manifest.get("inodes", {}), served=manifest.get("served"),
             sources=sources if isinstance(sources, dict) else None,
             global_pages=GlobalPages.from_json(manifest.get("global")),
             problems=[Problem(*problem) for problem in problems] if isinstance(problems, list) else None,
             records=records if isinstance(records, int) else None,
             files=manifest.get("files", 0) if isinstance(manifest.get("files"), int) else 0,
-            complete=len(manifest.get("pages", {})) == manifest.get("page_files"),
+            complete=manifest.get("complete") is True, missing=manifest.get("missing", frozenset()),
+            page_files=manifest.get("page_files", 0) if isinstance(manifest.get("page_files"), int) else 0,
             outcomes_digest=str(manifest.get("outcomes_digest") or ""))

@@ -11,14 +11,14 @@ import stat
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .. import __version__
 from ..model import inert_json_pieces
 from ..urls import output_name
 from . import DIGESTS, MARKER, OUTCOME_FILE, STATE
 from .folder import make_state_folder
-from .outcomes import OutcomesRead, outcome_lines, outcomes_before
+from .outcomes import OutcomesAltered, OutcomesRead, outcome_lines, outcome_paths, outcomes_before
 from .previous import PreviousBuild, ServedFiles
 
 
@@ -52,24 +52,23 @@ def previous_build(out_dir: Path, state_dir: Path) -> PreviousBuild:
 class StatedBuild:
     """The previous build as its marker and state say (`claimed`), while its
     served files are looked up (ServedLookup); `confirmed()` waits for them:
-    the pages whose files are still there. Use it in a `with`."""
+    what of it is still served. Use it in a `with`."""
 
-    def __init__(self, manifest: dict, served: Path):
+    def __init__(self, manifest: dict, served: Path, state_dir: Path | None = None):
         self.manifest = manifest
-        pages = manifest.get("pages") if isinstance(manifest.get("pages"), dict) else {}
         shared = manifest.get("global")
         paths = shared.get("paths") if isinstance(shared, dict) else None
-        self.pages, self.global_paths = pages, paths if isinstance(paths, list) else None
-        self.claimed = PreviousBuild.from_manifest({**manifest, "pages": pages, "inodes": {}, "served": None}) \
+        self.global_paths = paths if isinstance(paths, list) else None
+        self.claimed = PreviousBuild.from_manifest({**manifest, "inodes": {}, "served": None, "complete": True}) \
             if manifest else PreviousBuild()
-        self.lookup = ServedLookup(served, [*pages, *(self.global_paths or ())]) if manifest else None
+        self.lookup = ServedLookup(served, state_dir, self.claimed.outcomes_digest, self.global_paths,
+                                   self.claimed.page_files) if manifest else None
         self._confirmed: PreviousBuild | None = None
 
     def confirmed(self) -> PreviousBuild:
         if self._confirmed is None:
             self._confirmed = PreviousBuild.from_manifest(
-                confirmed_manifest(self.manifest, self.pages, self.global_paths, self.lookup.inodes())
-                if self.lookup else {})
+                confirmed_manifest(self.manifest, self.global_paths, self.lookup.served()) if self.lookup else {})
         return self._confirmed
 
     def __enter__(self) -> "StatedBuild":
@@ -93,47 +92,54 @@ def read_previous_build(out_dir: Path, state_dir: Path) -> StatedBuild:
     if not (site is not None and isinstance(manifest, dict) and site.get("state") == state_digest(state)):
         return StatedBuild({}, out_dir)  # not ours, or the state of another build (one that failed after writing it, say)
     manifest["files"], manifest["folder"] = site.get("files"), folder
-    return StatedBuild(manifest, out_dir)
+    return StatedBuild(manifest, out_dir, state_dir)
 
 
-def confirmed_manifest(manifest: dict, pages: dict, global_paths: list | None, inodes: list[int | None]) -> dict:
-    """The manifest with only the pages whose files are still there (their
-    `inodes` in the order of `pages`, then of `global_paths`), (`inodes`) those
-    files' inodes, and (`served`) the ServedFiles, or None unless every file
-    of the site was found."""
+class Served(NamedTuple):
+    """The previous build's files still served (ServedLookup)."""
+    inodes: dict[str, int]   # each one's inode by its path: record pages and global pages
+    missing: frozenset[str]  # the record pages whose files are gone
+    record_pages: int        # the record pages its outcomes name; -1 if they could not be read
+    global_pages: bool       # every global page the state names is served
+
+
+def confirmed_manifest(manifest: dict, global_paths: list | None, served: Served) -> dict:
+    """The manifest as far as the `served` files confirm it: (`inodes`) those
+    files' inodes, (`missing`) the record pages gone, (`complete`) whether
+    every record page is there, no global pages unless all are, and
+    (`served`) the ServedFiles, or None unless every file of the site was found."""
     manifest = dict(manifest)
     # The inodes are for this build only: never written back.
-    manifest["pages"], manifest["inodes"] = {}, {}
-    for (path, key), inode in zip(pages.items(), inodes):
-        if inode is not None:
-            manifest["pages"][path], manifest["inodes"][path] = key, inode
-    found = inodes[len(pages):] if global_paths is not None else [None]
-    if None in found:
+    manifest["inodes"], manifest["missing"] = served.inodes, served.missing
+    manifest["complete"] = served.record_pages == manifest.get("page_files") and not served.missing
+    if global_paths is None or not served.global_pages:
         manifest["global"] = {}
-    manifest["inodes"].update((path, inode) for path, inode in zip(global_paths or (), found) if inode is not None)
     # The served files are all listed when they count as many as the build that
     # wrote the site made: none of them missing, none listed twice.
-    complete = len(manifest["inodes"]) + 1 == manifest.get("files")  # and the marker
-    manifest["served"] = ServedFiles(manifest.pop("folder"), manifest["inodes"]) if complete else None
+    complete = len(served.inodes) + 1 == manifest.get("files")  # and the marker
+    manifest["served"] = ServedFiles(manifest.pop("folder"), served.inodes) if complete else None
     return manifest
 
 
 class ServedLookup:
-    """The inodes of the served files at `paths` (served_inode), looked up in
+    """The previous build's files still served (served_files): the record
+    pages its outcomes name and the global pages its state names, looked up in
     a process beside this one when they are many: a rebuild at 100,000
-    records lstats 440,000 files (1.7 s) while it reads the previous outcomes."""
+    records reads 400,000 paths and lstats 440,000 files (2 s) while it reads
+    the previous outcomes."""
 
-    def __init__(self, out_dir: Path, paths: list):
-        self.out_dir, self.paths = out_dir, paths
+    def __init__(self, out_dir: Path, state_dir: Path | None, digest: str, global_paths: list | None,
+                 record_pages: int):
+        self.arguments = (out_dir, state_dir, digest, global_paths)
         self.executor = self.future = None
-        if len(paths) >= LOOKED_UP_BESIDE:
+        if record_pages + len(global_paths or ()) >= LOOKED_UP_BESIDE:
             try:
                 self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-                self.future = self.executor.submit(served_inodes, out_dir, paths)
+                self.future = self.executor.submit(served_files, *self.arguments)
             except (OSError, RuntimeError):  # no process to spare: looked up here
                 self.close()
 
-    def inodes(self) -> list[int | None]:
+    def served(self) -> Served:
         if self.future is not None:
             try:
                 return self.future.result()
@@ -141,7 +147,7 @@ class ServedLookup:
                 pass  # the process beside died: looked up here
             finally:
                 self.close()
-        return served_inodes(self.out_dir, self.paths)
+        return served_files(*self.arguments)
 
     def close(self) -> None:
         if self.executor is not None:
@@ -153,8 +159,25 @@ class ServedLookup:
 LOOKED_UP_BESIDE = 50_000
 
 
-def served_inodes(out_dir: Path, paths: list) -> list[int | None]:
-    return [served_inode(out_dir, path) for path in paths]
+def served_files(out_dir: Path, state_dir: Path | None, digest: str, global_paths: list | None) -> Served:
+    """Which of the record pages named by the outcomes file in `state_dir`
+    (whose `digest` the state names) and of the `global_paths` are still
+    served in `out_dir`, with their inodes."""
+    inodes, missing, named = {}, set(), 0
+    try:
+        for paths in outcome_paths(state_dir, digest) if state_dir else ():
+            for path in paths:
+                inode = served_inode(out_dir, path)
+                named += 1
+                if inode is None:
+                    missing.add(path)
+                else:
+                    inodes[path] = inode
+    except OutcomesAltered:
+        inodes, missing, named = {}, set(), -1
+    found = [(path, served_inode(out_dir, path)) for path in global_paths or ()]
+    inodes.update((path, inode) for path, inode in found if inode is not None)
+    return Served(inodes, frozenset(missing), named, all(inode is not None for _, inode in found))
 
 
 def save_state(state_dir: Path, state: dict, unchanged: OutcomesRead = OutcomesRead()) -> dict:
