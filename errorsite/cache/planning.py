@@ -60,7 +60,7 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
                                         claimed.sources if comparable(claimed, fingerprint, records_folder) else {})
         sources.update((f"?{problem.path}", unreadable(problem).digest) for problem in unread)
         if unchanged(claimed, fingerprint, records_folder, sources, own_history):
-            previous = stated.confirmed()
+            previous = stated.confirmed(inodes=False)
             if unchanged(previous, fingerprint, records_folder, sources, own_history):
                 return Plan(records_folder, records_root, names, sources, settled, stats, previous)
         opened: list = []  # the outcomes file's identity, once it is open

@@ -8,6 +8,7 @@ import json
 import multiprocessing
 import os
 import stat
+from array import array
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -63,13 +64,18 @@ class StatedBuild:
             if manifest else PreviousBuild()
         self.lookup = ServedLookup(served, state_dir, self.claimed.outcomes_digest, self.global_paths,
                                    self.claimed.page_files) if manifest else None
-        self._confirmed: PreviousBuild | None = None
+        self._served: Served | None = None
+        self._confirmed: dict[bool, PreviousBuild] = {}
 
-    def confirmed(self) -> PreviousBuild:
-        if self._confirmed is None:
-            self._confirmed = PreviousBuild.from_manifest(
-                confirmed_manifest(self.manifest, self.global_paths, self.lookup.served()) if self.lookup else {})
-        return self._confirmed
+    def confirmed(self, inodes: bool = True) -> PreviousBuild:
+        """What is still served; without `inodes`, only whether all of it is
+        (a build with nothing to do needs no more)."""
+        if self._served is None and self.lookup:
+            self._served = self.lookup.served()
+        if self._confirmed.get(inodes) is None:
+            self._confirmed[inodes] = PreviousBuild.from_manifest(
+                confirmed_manifest(self.manifest, self.global_paths, self._served, inodes) if self.lookup else {})
+        return self._confirmed[inodes]
 
     def __enter__(self) -> "StatedBuild":
         return self
@@ -97,27 +103,33 @@ def read_previous_build(out_dir: Path, state_dir: Path) -> StatedBuild:
 
 class Served(NamedTuple):
     """The previous build's files still served (ServedLookup)."""
-    inodes: dict[str, int]   # each one's inode by its path: record pages and global pages
+    paths: str               # those found, joined by "\0", which no path holds: one string, fast to pickle
+    found: array             # their inodes, in that order
     missing: frozenset[str]  # the record pages whose files are gone
     record_pages: int        # the record pages its outcomes name; -1 if they could not be read
     global_pages: bool       # every global page the state names is served
 
+    def inodes(self) -> dict[str, int]:
+        return dict(zip(self.paths.split("\0"), self.found)) if self.found else {}
 
-def confirmed_manifest(manifest: dict, global_paths: list | None, served: Served) -> dict:
-    """The manifest as far as the `served` files confirm it: (`inodes`) those
-    files' inodes, (`missing`) the record pages gone, (`complete`) whether
-    every record page is there, no global pages unless all are, and
-    (`served`) the ServedFiles, or None unless every file of the site was found."""
+
+def confirmed_manifest(manifest: dict, global_paths: list | None, served: Served, inodes: bool = True) -> dict:
+    """The manifest as far as the `served` files confirm it: (`missing`) the
+    record pages gone, (`complete`) whether every record page is there, no
+    global pages unless all are, and with `inodes`, the inodes of the files
+    found and (`served`) the ServedFiles, or None unless every file of the
+    site was found."""
     manifest = dict(manifest)
-    # The inodes are for this build only: never written back.
-    manifest["inodes"], manifest["missing"] = served.inodes, served.missing
+    manifest["missing"] = served.missing
     manifest["complete"] = served.record_pages == manifest.get("page_files") and not served.missing
     if global_paths is None or not served.global_pages:
         manifest["global"] = {}
-    # The served files are all listed when they count as many as the build that
-    # wrote the site made: none of them missing, none listed twice.
-    complete = len(served.inodes) + 1 == manifest.get("files")  # and the marker
-    manifest["served"] = ServedFiles(manifest.pop("folder"), served.inodes) if complete else None
+    # The inodes are for this build only: never written back. The served files
+    # are all listed when they count as many as the build that wrote the site
+    # made: none of them missing, none listed twice.
+    manifest["inodes"] = served.inodes() if inodes else {}
+    complete = inodes and len(served.found) + 1 == manifest.get("files")  # and the marker
+    manifest["served"] = ServedFiles(manifest.pop("folder"), manifest["inodes"]) if complete else None
     return manifest
 
 
@@ -163,21 +175,28 @@ def served_files(out_dir: Path, state_dir: Path | None, digest: str, global_path
     """Which of the record pages named by the outcomes file in `state_dir`
     (whose `digest` the state names) and of the `global_paths` are still
     served in `out_dir`, with their inodes."""
-    inodes, missing, named = {}, set(), 0
+    paths, found, missing, named = [], array("q"), set(), 0
     try:
-        for paths in outcome_paths(state_dir, digest) if state_dir else ():
-            for path in paths:
+        for named_paths in outcome_paths(state_dir, digest) if state_dir else ():
+            for path in named_paths:
                 inode = served_inode(out_dir, path)
                 named += 1
                 if inode is None:
                     missing.add(path)
                 else:
-                    inodes[path] = inode
+                    paths.append(path)
+                    found.append(inode)
     except OutcomesAltered:
-        inodes, missing, named = {}, set(), -1
-    found = [(path, served_inode(out_dir, path)) for path in global_paths or ()]
-    inodes.update((path, inode) for path, inode in found if inode is not None)
-    return Served(inodes, frozenset(missing), named, all(inode is not None for _, inode in found))
+        paths, found, missing, named = [], array("q"), set(), -1
+    every_global = True
+    for path in global_paths or ():
+        inode = served_inode(out_dir, path)
+        if inode is None:
+            every_global = False
+        else:
+            paths.append(path)
+            found.append(inode)
+    return Served("\0".join(paths), found, frozenset(missing), named, every_global)
 
 
 def save_state(state_dir: Path, state: dict, unchanged: OutcomesRead = OutcomesRead()) -> dict:
