@@ -17,7 +17,7 @@ from .previous import NO_GLOBAL_PAGES, GlobalPages, PreviousBuild
 from .outcomes import OutcomesAltered
 
 __all__ = ["NO_GLOBAL_PAGES", "GlobalPages", "NextBuild", "PreviousBuild", "Reusable", "comparable", "global_reuse",
-           "kept_instead", "page_keys", "reusable_outcomes", "still_served", "unchanged"]
+           "kept_instead", "reusable_outcomes", "still_served", "unchanged"]
 
 
 def comparable(previous: PreviousBuild, fingerprint: str, records_folder: str) -> bool:
@@ -62,23 +62,18 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
     known, last_good, keys = {}, {}, {}
     try:
         for name, entry in read_outcomes():  # each made into an Outcome as it is read: never all parsed at once
-            index = place.get(name)
-            outcome = None if index is None else built(entry)
-            if outcome is not None:
+            outcome, index = built(entry), place.get(name)
+            if outcome is None:
+                continue
+            if index is not None:
                 if sources[name] is not None and digests.get(name) == sources[name] and not links[index]:
                     known[index] = outcome
                     continue
                 last_good[name] = outcome
-            keys.update(page_keys(entry))
+            keys.update((page.path, outcome.key) for page in outcome.pages)
     except OutcomesAltered:
         return Reusable({}, {})
     return Reusable(known, last_good, keys)
-
-
-def page_keys(entry: object) -> Iterable[tuple[str, str]]:
-    """A stored outcome's pages and their key (Outcome.to_json), if any."""
-    _, _, paths, key = entry if isinstance(entry, list) and len(entry) == 4 else (None, None, (), None)
-    return ((path, key) for path in paths if isinstance(path, str)) if isinstance(key, str) else ()
 
 
 def still_served(reusable: Reusable, missing: frozenset[str]) -> Reusable:

@@ -176,26 +176,21 @@ def served_files(out_dir: Path, state_dir: Path | None, digest: str, global_path
     (whose `digest` the state names) and of the `global_paths` are still
     served in `out_dir`, with their inodes."""
     paths, found, missing, named = [], array("q"), set(), 0
-    try:
-        for named_paths in outcome_paths(state_dir, digest) if state_dir else ():
-            for path in named_paths:
-                inode = served_inode(out_dir, path)
-                named += 1
-                if inode is None:
-                    missing.add(path)
-                else:
-                    paths.append(path)
-                    found.append(inode)
-    except OutcomesAltered:
-        paths, found, missing, named = [], array("q"), set(), -1
-    every_global = True
-    for path in global_paths or ():
+
+    def served(path: str) -> bool:
         inode = served_inode(out_dir, path)
-        if inode is None:
-            every_global = False
-        else:
+        if inode is not None:
             paths.append(path)
             found.append(inode)
+        return inode is not None
+
+    try:
+        for named_paths in outcome_paths(state_dir, digest) if state_dir else ():
+            named += len(named_paths)
+            missing.update(path for path in named_paths if not served(path))
+    except OutcomesAltered:
+        paths, found, missing, named = [], array("q"), set(), -1
+    every_global = all([served(path) for path in global_paths or ()])  # a list: each one looked up
     return Served("\0".join(paths), found, frozenset(missing), named, every_global)
 
 
