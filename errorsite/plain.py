@@ -8,10 +8,9 @@ same, and lexes each block once (markup.code keeps what it made).
 """
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
-from .markup import HIGHLIGHT_SECONDS, highlight_stalls, lexer_for, markdown_limit, markdown_overgrows, snippet_lexer
+from .markup import HIGHLIGHT_SECONDS, highlight_in_turn, lexer_for, markdown_limit, markdown_overgrows, snippet_lexer
 from .model import CODE_ATTRS, FIELDS, Record
 from .validate import Checked, check
 from .validate.issues import Issues
@@ -58,25 +57,22 @@ def check_markdown(record: Record, issues: Issues) -> None:
 
 def slow_code(record: Record, issues: Issues) -> tuple[str, ...]:
     """The code fields to show as plain text. A record's code blocks share one
-    time budget (HIGHLIGHT_SECONDS), each highlighted within what the ones
-    before it left; the lexer still running when it is spent is stopped, and
-    that block and every one after it are shown plain, reported once, on the
-    field where the budget ran out."""
-    blocks = [(field, getattr(record, field.attr)) for field in FIELDS
-              if field.attr in CODE_ATTRS and getattr(record, field.attr)]
-    left = HIGHLIGHT_SECONDS
-    for index, (field, code) in enumerate(blocks):
-        lexer = lexer_for(record.file_path) if field.attr == "source_code" else snippet_lexer(code, record.file_path)
-        started = time.monotonic()
-        if not highlight_stalls(code, lexer, left):
-            left -= time.monotonic() - started
-            continue
-        after = [later.key for later, _ in blocks[index + 1:]]
-        issues.drop(field.key, f"highlighting with the {lexer.name} lexer took over the {HIGHLIGHT_SECONDS:g} s "
-                               "the record's code shares; shown as plain text"
-                               f"{f', and so {and_list(after)}' if after else ''}")
-        return tuple(later.attr for later, _ in blocks[index:])
-    return ()
+    time budget (HIGHLIGHT_SECONDS), highlighted one after the other; the
+    lexer still running when it is spent is stopped, and that block and every
+    one after it are shown plain, reported once, on the field where the
+    budget ran out."""
+    blocks = [(field, code, lexer_for(record.file_path) if field.attr == "source_code"
+               else snippet_lexer(code, record.file_path))
+              for field in FIELDS if field.attr in CODE_ATTRS and (code := getattr(record, field.attr))]
+    made = highlight_in_turn([(code, lexer) for _, code, lexer in blocks], HIGHLIGHT_SECONDS)
+    if made == len(blocks):
+        return ()
+    field, _, lexer = blocks[made]
+    after = [later.key for later, _, _ in blocks[made + 1:]]
+    issues.drop(field.key, f"highlighting with the {lexer.name} lexer took over the {HIGHLIGHT_SECONDS:g} s "
+                           "the record's code shares; shown as plain text"
+                           f"{f', and so {and_list(after)}' if after else ''}")
+    return tuple(later.attr for later, _, _ in blocks[made:])
 
 
 def and_list(keys: list[str]) -> str:
