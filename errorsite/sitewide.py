@@ -120,7 +120,8 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], re
     made = pages.value
     if lists and served_lists(summaries, made.html_paths) != lists[0]:
         return SitewideDone(NO_GLOBAL_PAGES, made.warnings, made.timings)  # listing_paths is out of step: reuse nothing
-    return SitewideDone(GlobalPages(key, paths, by_summaries, made.served), made.warnings, made.timings)
+    # Sorted: the search data's pages come between the others as they are ready (made_pages).
+    return SitewideDone(GlobalPages(key, sorted(paths), by_summaries, made.served), made.warnings, made.timings)
 
 
 class Made(NamedTuple):
@@ -141,23 +142,26 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
 
     The listings come first because the redirects and the sitemap need every
     HTML page (`html_paths`, an argument of each); the search data (`search`)
-    is made meanwhile in another process when there is more than one (Beside)."""
+    is made meanwhile in another process when there is more than one
+    (Beside), and its pages are written between the others as they come:
+    it never waits on this process with work left to do."""
     static = static_files(static)
     env = environment(site, len(summaries), options, versions(static))
     # The search data is the largest global step and needs nothing the others make.
     searched = Beside(search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD else search(summaries)
-    timings: dict[str, float] = {}
+    ready = searched.ready if isinstance(searched, Beside) else tuple
+    timings: dict[str, float] = {}  # the search data's pages written meanwhile count in each stage's
     try:
         with timed(timings, "listings"):
-            listed = yield from with_paths(itertools.chain(browse_pages(env, summaries), code_pages(env, summaries),
-                                                           go_code_pages(env, summaries)))
+            listed = yield from alongside(with_paths(itertools.chain(
+                browse_pages(env, summaries), code_pages(env, summaries), go_code_pages(env, summaries))), ready)
         html_paths = [*record_paths, *listed]
         with timed(timings, "links"):  # the JSON API and the feeds
-            yield from api_pages(site, summaries)
-            yield from feed_pages(site, options.title, summaries)
+            yield from alongside(itertools.chain(api_pages(site, summaries),
+                                                 feed_pages(site, options.title, summaries)), ready)
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
-            served = yield from redirect_pages(env, summaries, html_paths, history, unavailable)
-        with timed(timings, "search"):
+            served = yield from alongside(redirect_pages(env, summaries, html_paths, history, unavailable), ready)
+        with timed(timings, "search"):  # what is left of it
             warnings = yield from searched
     finally:
         searched.close()  # a build that failed before the search stage stops the process beside
@@ -173,6 +177,19 @@ def with_paths(pages: Iterable[Page]) -> Generator[Page, None, list[str]]:
         paths.append(page.path)
         yield page
     return paths
+
+
+def alongside(pages: Iterable[Page], ready: Callable[[], Iterable[Page]]) -> Generator[Page, None, object]:
+    """`pages`, each followed by what `ready()` has at hand (the search data's
+    pages sent so far); returns what `pages` returns."""
+    pages = iter(pages)
+    while True:
+        try:
+            page = next(pages)
+        except StopIteration as end:
+            return end.value
+        yield page
+        yield from ready()
 
 
 def site_files(site: urls.Site, env, options: SiteOptions, static: dict[str, bytes], html_paths: list[str],
@@ -213,11 +230,14 @@ class Beside:
         self.process = context.Process(target=send_items, args=(sending, function, *args), daemon=True)
         self.process.start()
         sending.close()  # the child's end: receiving sees EOF if the child dies
+        self.ended, self.returned = False, None
 
     def __iter__(self) -> "Beside":
         return self
 
     def __next__(self):
+        if self.ended:
+            raise StopIteration(self.returned)
         try:
             kind, value = self.receiving.recv()
         except EOFError:
@@ -229,7 +249,16 @@ class Beside:
         self.close()
         if kind == "error":
             raise value
+        self.ended, self.returned = True, value
         raise StopIteration(value)  # what the generator returned: `yield from` gives it
+
+    def ready(self) -> Iterator:
+        """The items sent so far, without waiting for more."""
+        while not self.ended and self.receiving.poll():
+            try:
+                yield next(self)
+            except StopIteration:
+                return
 
     def close(self) -> None:
         if self.process.is_alive():
@@ -256,9 +285,11 @@ def send_items(sending: multiprocessing.connection.Connection, function: Callabl
     sending.close()
 
 
-# The search data waits here for the listings, which the build writes first:
-# nearly all of it at 10,000 records (26 MB), an eighth at 100,000, where 64 MB
-# took the build's processes together over 1 GiB (1,068 MiB of PSS).
+# The search data waits here while the asking process is busy (made_pages
+# takes what is ready after each page of its own). When it was taken only
+# after the listings, 64 MB took the build's processes together over 1 GiB
+# at 100,000 records (1,068 MiB of PSS), and 24 MB held the search process
+# up through the links and redirects (5 s at 100,000 records).
 SENT_AHEAD = 24 << 20
 
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from errorsite.finished import Finished
-from errorsite.sitewide import Beside, Outbox
+from errorsite.sitewide import Beside, Outbox, alongside
 
 pytestmark = pytest.mark.slow  # each test starts a Python process
 
@@ -120,3 +120,25 @@ def test_closing_before_asking_stops_the_process():
     time.sleep(0.5)
     items.close()
     assert not items.process.is_alive()
+
+
+def test_ready_gives_what_was_sent_without_waiting_and_yield_from_still_gets_the_end():
+    items = Beside(counted, 3)
+    deadline = time.monotonic() + 30
+    taken = []
+    while len(taken) < 3 and time.monotonic() < deadline:  # never blocks: polls until all three came
+        taken.extend(items.ready())
+    assert taken == [0, 1, 2]
+    made = Finished(items)
+    assert list(made) == [] and made.value == "3 items"
+    assert list(items.ready()) == []  # once ended, nothing more
+
+
+def test_alongside_puts_the_ready_pages_between_and_returns_what_the_pages_return():
+    def pages():
+        yield "a"
+        yield "b"
+        return "listed"
+    ready = iter([["x", "y"], [], ["z"]])
+    made = Finished(alongside(pages(), lambda: next(ready)))
+    assert list(made) == ["a", "x", "y", "b"] and made.value == "listed"

@@ -32,7 +32,12 @@ def lexer_for(file_path: str | None) -> Lexer:
     # Pygments picks a lexer by the file's base name alone, and finding it scans
     # every lexer's patterns: cache by base name, which repeats far more than
     # whole paths do (lib.rs, errors.go, index.js).
-    return _lexer_for_name(PurePosixPath(file_path or "").name)
+    return _lexer_for_name(_base_name(file_path or ""))
+
+
+@lru_cache(maxsize=64)  # a record asks ten times for its lexer: 14 µs of PurePosixPath a record
+def _base_name(path: str) -> str:
+    return PurePosixPath(path).name
 
 
 @lru_cache(maxsize=16384)
