@@ -96,6 +96,22 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], re
     the previous build made its global pages from (RecordsDone.as_before),
     so their part of the key is theirs, and stored ones are never read."""
     whole_sorted = functools.cache(lambda: sorted(map(whole, summaries), key=urls.record_path))
+    # With no previous pages to reuse, the search data is under way while the key is worked out (1.4 s at 100k).
+    early = previous is None and jobs > 1 and len(summaries) >= BESIDE_THRESHOLD
+    searched = Beside(search, whole_sorted()) if early else None
+    try:
+        return (yield from keyed_pages(site, whole_sorted, record_paths, static, options, fingerprint, history,
+                                       previous, searched or search, jobs, unavailable, as_before))
+    finally:
+        if searched is not None:
+            searched.close()  # ended by then, unless the build failed
+
+
+def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], record_paths: list[str],
+                static: dict[str, bytes], options: SiteOptions, fingerprint: str, history: History,
+                previous: GlobalPages | None, search: "SearchStep | Beside", jobs: int, unavailable: set[str],
+                as_before: bool) -> Generator[Page | Reuse, None, SitewideDone]:
+    """sitewide_pages, once the summaries are sorted; `search` may be under way already (a Beside)."""
     by_summaries = previous.summaries if as_before and previous is not None and previous.summaries else \
         summaries_key(fingerprint, whole_sorted(), "\0".join(sorted(unavailable)))
     lists = []
@@ -112,7 +128,8 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], re
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
     summaries = whole_sorted()
     paths = []
-    pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, search, jobs,
+    searched = search if isinstance(search, Beside) else searching(search, summaries, jobs)
+    pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, searched,
                                 unavailable))
     for page in pages:
         paths.append(page.path)
@@ -132,8 +149,15 @@ class Made(NamedTuple):
     timings: dict[str, float]   # seconds by stage, writing its pages included
 
 
+def searching(search: SearchStep, summaries: list[Summary], jobs: int) -> "Beside | Generator[Page, None, list[str]]":
+    """The search data's step under way: in a process of its own when there is
+    more than one and enough summaries (Beside), else a generator here.
+    It is the largest global step and needs nothing the others make."""
+    return Beside(search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD else search(summaries)
+
+
 def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
-               options: SiteOptions, history: UrlHistory, search: SearchStep, jobs: int,
+               options: SiteOptions, history: UrlHistory, searched: "Beside | Generator[Page, None, list[str]]",
                unavailable: set[str] = frozenset()) -> Generator[Page, None, Made]:
     """The global pages, in the one order their inputs allow:
 
@@ -141,17 +165,15 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
         files, sitemap and the site's own small files
 
     The listings come first because the redirects and the sitemap need every
-    HTML page (`html_paths`, an argument of each); the search data (`search`)
-    is made meanwhile in another process when there is more than one
-    (Beside), and its pages are written between the others as they come:
-    it never waits on this process with work left to do."""
-    static = static_files(static)
-    env = environment(site, len(summaries), options, versions(static))
-    # The search data is the largest global step and needs nothing the others make.
-    searched = Beside(search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD else search(summaries)
+    HTML page (`html_paths`, an argument of each); the search data
+    (`searched`, searching's) is made meanwhile, in another process when
+    there is more than one (Beside), and its pages are written between the
+    others as they come: it never waits on this process with work left to do."""
     ready = searched.ready if isinstance(searched, Beside) else tuple
     timings: dict[str, float] = {}  # the search data's pages written meanwhile count in each stage's
     try:
+        static = static_files(static)
+        env = environment(site, len(summaries), options, versions(static))
         with timed(timings, "listings"):
             listed = yield from alongside(with_paths(itertools.chain(
                 browse_pages(env, summaries), code_pages(env, summaries), go_code_pages(env, summaries))), ready)

@@ -142,3 +142,36 @@ def test_alongside_puts_the_ready_pages_between_and_returns_what_the_pages_retur
     ready = iter([["x", "y"], [], ["z"]])
     made = Finished(alongside(pages(), lambda: next(ready)))
     assert list(made) == ["a", "x", "y", "b"] and made.value == "listed"
+
+
+def test_a_global_step_stopped_early_ends_the_search_process_it_started_before_its_key():
+    """With no previous pages the search data starts before the key is worked
+    out (sitewide_pages): a build that fails or stops meanwhile leaves no process."""
+    import multiprocessing
+
+    from errorsite import urls
+    from errorsite.model import Summary
+    from errorsite.render import SiteOptions
+    from errorsite.search import streamed_search
+    from errorsite.sitewide import BESIDE_THRESHOLD, History, sitewide_pages
+
+    summaries = [Summary(source_file=f"r{n}.json", id=f"i{n}", repo="a/b", slug=f"r{n}", message=f"failure {n}",
+                         pattern=None, error_code=None, error_type="usage", error_class=None, severity="error",
+                         file_path=None, tags=(), analyzed_at=None, content_changed_at=None, card="It fails.")
+                 for n in range(BESIDE_THRESHOLD)]
+
+    def step(history):
+        return sitewide_pages(urls.Site("https://example.org/"), summaries, [], {}, SiteOptions(), "", history,
+                              None, streamed_search, jobs=2)
+
+    pages = step(History.of(None))
+    next(pages)
+    assert multiprocessing.active_children()  # the search process, under way
+    pages.close()
+    assert not multiprocessing.active_children()
+
+    def unreadable():
+        raise OSError("the URL history went away")
+    with pytest.raises(OSError):
+        next(step(History(unreadable, True, "", [])))  # fails while the key is worked out
+    assert not multiprocessing.active_children()
