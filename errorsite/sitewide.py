@@ -97,21 +97,20 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], re
     so their part of the key is theirs, and stored ones are never read."""
     whole_sorted = functools.cache(lambda: sorted(map(whole, summaries), key=urls.record_path))
     # With no previous pages to reuse, the search data is under way while the key is worked out (1.4 s at 100k).
-    early = previous is None and jobs > 1 and len(summaries) >= BESIDE_THRESHOLD
-    searched = Beside(search, whole_sorted()) if early else None
+    early = Beside(search, whole_sorted()) if previous is None and beside(jobs, len(summaries)) else None
     try:
         return (yield from keyed_pages(site, whole_sorted, record_paths, static, options, fingerprint, history,
-                                       previous, searched or search, jobs, unavailable, as_before))
+                                       previous, search, early, jobs, unavailable, as_before))
     finally:
-        if searched is not None:
-            searched.close()  # ended by then, unless the build failed
+        if early is not None:
+            early.close()  # ended by then, unless the build failed
 
 
 def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], record_paths: list[str],
                 static: dict[str, bytes], options: SiteOptions, fingerprint: str, history: History,
-                previous: GlobalPages | None, search: "SearchStep | Beside", jobs: int, unavailable: set[str],
-                as_before: bool) -> Generator[Page | Reuse, None, SitewideDone]:
-    """sitewide_pages, once the summaries are sorted; `search` may be under way already (a Beside)."""
+                previous: GlobalPages | None, search: SearchStep, early: "Beside | None", jobs: int,
+                unavailable: set[str], as_before: bool) -> Generator[Page | Reuse, None, SitewideDone]:
+    """sitewide_pages, once the summaries are sorted; `early`: the search step, if already under way."""
     by_summaries = previous.summaries if as_before and previous is not None and previous.summaries else \
         summaries_key(fingerprint, whole_sorted(), "\0".join(sorted(unavailable)))
     lists = []
@@ -128,7 +127,7 @@ def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], reco
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
     summaries = whole_sorted()
     paths = []
-    searched = search if isinstance(search, Beside) else searching(search, summaries, jobs)
+    searched = early or (Beside(search, summaries) if beside(jobs, len(summaries)) else search(summaries))
     pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, searched,
                                 unavailable))
     for page in pages:
@@ -149,11 +148,10 @@ class Made(NamedTuple):
     timings: dict[str, float]   # seconds by stage, writing its pages included
 
 
-def searching(search: SearchStep, summaries: list[Summary], jobs: int) -> "Beside | Generator[Page, None, list[str]]":
-    """The search data's step under way: in a process of its own when there is
-    more than one and enough summaries (Beside), else a generator here.
-    It is the largest global step and needs nothing the others make."""
-    return Beside(search, summaries) if jobs > 1 and len(summaries) >= BESIDE_THRESHOLD else search(summaries)
+def beside(jobs: int, summaries: int) -> bool:
+    """Whether the search data is made in a process of its own (Beside): it is
+    the largest global step and needs nothing the others make."""
+    return jobs > 1 and summaries >= BESIDE_THRESHOLD
 
 
 def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
@@ -166,9 +164,10 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
 
     The listings come first because the redirects and the sitemap need every
     HTML page (`html_paths`, an argument of each); the search data
-    (`searched`, searching's) is made meanwhile, in another process when
-    there is more than one (Beside), and its pages are written between the
-    others as they come: it never waits on this process with work left to do."""
+    (`searched`, its step under way) is made meanwhile, in another process
+    when there is more than one (Beside), and its pages are written between
+    the others as they come: it never waits on this process with work left
+    to do."""
     ready = searched.ready if isinstance(searched, Beside) else tuple
     timings: dict[str, float] = {}  # the search data's pages written meanwhile count in each stage's
     try:
