@@ -175,3 +175,12 @@ def test_a_global_step_stopped_early_ends_the_search_process_it_started_before_i
     with pytest.raises(OSError):
         next(step(History(unreadable, True, "", [])))  # fails while the key is worked out
     assert not multiprocessing.active_children()
+
+
+def test_an_error_in_the_other_process_is_raised_by_ready_too():
+    items = Beside(fails_after_one)
+    deadline, taken = time.monotonic() + 30, []
+    with pytest.raises(ValueError, match="no second item"):
+        while time.monotonic() < deadline:  # polls, as made_pages does between its own pages
+            taken.extend(items.ready())
+    assert taken == ["first"]
