@@ -1,4 +1,4 @@
-"""sitewide.Beside: a generator run in a process of its own, its items handed over one at a time."""
+"""beside.Beside: a generator run in a process of its own, its items handed over one at a time."""
 from __future__ import annotations
 
 import os
@@ -8,7 +8,7 @@ import time
 import pytest
 
 from errorsite.finished import Finished
-from errorsite.sitewide import Beside, Outbox, alongside
+from errorsite.beside import Beside, Outbox, alongside
 
 pytestmark = pytest.mark.slow  # each test starts a Python process
 

@@ -51,7 +51,8 @@ def test_code_is_highlighted_off_the_main_thread_as_on_it():
     sends the work to a helper process: the lexer must work there too."""
     import threading
 
-    from errorsite.markup.code import _made, highlight_block, lexer_for
+    from errorsite.markup import lexer_for
+    from errorsite.markup.code import _made, highlight_block
 
     for path, code in (("errorsite/model.py", "def f(x):\n    return x  # the end\n"),
                        ("templates/base.html", "<p class='a'>{{ x }}</p>\n"), ("src/lib.rs", "fn f() -> u8 { 1 }\n")):

@@ -23,7 +23,7 @@ from errorsite import budget, plain, spread
 from errorsite import check as errorsite_check
 from errorsite import records as errorsite_records
 from errorsite.check import check as check_folder
-from errorsite.markup import code as markup_code
+from errorsite.markup import code as markup_code, lexer_for
 from errorsite.spread import in_processes, serial_then_spread
 from errorsite.plain import check_record as check
 from tests.conftest import build_quietly
@@ -68,7 +68,7 @@ def test_short_code_that_stalls_the_lexer_is_stopped_too():
     the GIL, so pytest-timeout's thread could not stop it here."""
     stalling = 'val s = "' + "\\" * 60
     assert len(stalling) < 80
-    program = ("import sys; from errorsite.markup import code; lexer = code.lexer_for('src/Main.scala'); "
+    program = ("import sys; from errorsite.markup import code, lexer_for; lexer = lexer_for('src/Main.scala'); "
                f"sys.exit(0 if code.highlight_stalls({stalling!r}, lexer, 0.2) "
                "and not code.highlight_stalls('val ok = 1', lexer, 0.2) else 3)")
     try:
@@ -126,7 +126,7 @@ def test_a_block_already_made_costs_nothing_of_the_budget(lexer_runs, monkeypatc
                            sourceCodeEnd=1, lineNumber=1)
     assert check("made.json", data).record.plain_code == ("source_code", "example_fix", "validation_code",
                                                            "try_catch_pattern")
-    markup_code.highlight_stalls("val ok = 1", markup_code.lexer_for("src/Main.scala"))  # made, and kept
+    markup_code.highlight_stalls("val ok = 1", lexer_for("src/Main.scala"))  # made, and kept
     assert check("made.json", data).record.plain_code == ("example_fix", "validation_code", "try_catch_pattern")
 
 
@@ -134,7 +134,7 @@ def test_a_budget_spent_starts_no_work_and_a_tiny_one_still_stops_it():
     with pytest.raises(budget.OverBudget):
         budget.run(0, pytest.fail, "started with no budget")
     stalling = five_stalling()["record"]["sourceCode"]
-    lexer = markup_code.lexer_for("src/Main.scala")
+    lexer = lexer_for("src/Main.scala")
     with pytest.raises(budget.OverBudget):  # a timer of 0 µs would never fire: the lexer would run on
         budget.run(1e-9, markup_code._highlight_anew, stalling, type(lexer), lexer.options)
 

@@ -293,7 +293,7 @@ def test_the_lexer_class_is_pygments_choice_for_every_pattern_of_its():
     """A name made from each of Pygments' filename patterns ("*.py" → "x.py",
     "[Mm]akefile" → "Makefile"), classes compared without making the lexers."""
     from pygments.lexers import LEXERS, find_lexer_class_for_filename
-    from errorsite.markup.code import _chosen_class, _matching_patterns
+    from errorsite.markup.lexers import _chosen_class, _matching_patterns
     names = {re.sub(r"\[!?([^\]]+)\]", lambda m: m.group(1)[0], glob).replace("*", "x").replace("?", "x")
              for *_, globs, _ in LEXERS.values() for glob in globs}
     assert len(names) > 500

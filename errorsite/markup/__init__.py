@@ -9,7 +9,8 @@ text.py's, below both markup and validate.
 from __future__ import annotations
 
 from .code import (HIGHLIGHT_SECONDS, CodeLine, highlight_block, highlight_in_turn, highlight_lines,
-                   highlight_stalls, lexer_for, line_counter_css, line_counter_start, looks_like_shell, pygments_css, snippet_lexer)
+                   highlight_stalls, line_counter_css, line_counter_start, pygments_css)
+from .lexers import lexer_for, looks_like_shell, snippet_lexer
 from .prose import (MARKDOWN_GROWTH, SAFE_SCHEMES, is_safe_link, markdown, markdown_limit, markdown_overgrows,
                     plain_text, shorten, summary)
 
