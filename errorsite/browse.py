@@ -12,7 +12,7 @@ from markupsafe import escape
 
 from . import tag_index
 from .api import by_code
-from .listing import (ListItems, counted, directory_pages, entry, group, groupings, listing_pages, paginate,
+from .listing import (ListItems, counted, directory_pages, group, groupings, listing_pages, paginate,
                       shown_label)
 from .model import Page, Record
 from .text import isolate
@@ -53,12 +53,13 @@ def tag_index_pages(env, intro: str, links: list[Link]) -> Iterator[Page]:
                      canonical=env.globals["site"].absolute(path))
 
 
-def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Page]:
+def browse_pages(env: jinja2.Environment, records: list[Record], items: ListItems | None = None) -> Iterator[Page]:
     """One page at a time: the listings grow with the records, and the
-    writer never holds them all at once."""
+    writer never holds them all at once. `items`: the records' list items,
+    shared with the code pages."""
     site = env.globals["site"]
     kinds = groupings(records)
-    items = ListItems(env)
+    items = items or ListItems(env, records)
     for groups, title, directory, directory_title in kinds:
         for path, (labels, members) in groups.items():
             intro = f"{len(members)} error record{'s' if len(members) != 1 else ''}."
@@ -83,7 +84,7 @@ def browse_pages(env: jinja2.Environment, records: list[Record]) -> Iterator[Pag
         severities=top(severities, HOME_LIST) if len(severities) > 1 else [],
         codes=top(codes, HOME_LIST), code_count=len(codes),
         repo_count=len(repos), tag_count=len(tags),
-        recent=items([entry(r) for r in recent[:RECENT_COUNT]]))
+        recent=items(recent[:RECENT_COUNT]))
     yield render(env, "search.html", urls.SEARCH_PATH, canonical=site.absolute(urls.SEARCH_PATH))
     yield render(env, "go.html", urls.GO_PATH, canonical=site.absolute(urls.GO_PATH))
     yield render(env, "404.html", "404.html")

@@ -37,20 +37,21 @@ def redirect_page(env: jinja2.Environment, path: str, s: Summary, moved: bool = 
                   title=page_title(s), unfurl_image=env.globals["unfurl_image_of"](s))
 
 
-def code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
+def code_pages(env: jinja2.Environment, summaries: list[Summary], items: ListItems | None = None) -> Iterator[Page]:
     """The error-code resolver: `-/code/<code>/` lists every record with that
     code, across repositories, with its JSON twin; `-/code/` lists the codes
     by repository, and each repository's codes have a page (codes.py)."""
     site = env.globals["site"]
     groups = by_code(summaries)
-    items = ListItems(env)
+    items = items or ListItems(env, summaries)
     for path, members in groups.items():
         code = members[0].error_code
         repos = len({urls.repo_path(s.repo) for s in members})
         intro = (f"{len(members)} error record{'s' if len(members) != 1 else ''} with this code, "
                  f"in {repos} repositor{'ies' if repos != 1 else 'y'}.")
-        entries = sorted((entry(s) for s in members), key=lambda e: (e.message.casefold(), e.path))
-        yield render(env, "code.html", path, code=code, intro=intro, entries=entries, items=items(entries),
+        listed = items.in_order(members)
+        yield render(env, "code.html", path, code=code, intro=intro, entries=[entry(s) for s in listed],
+                     items=items(listed),
                      json_path=urls.code_json_path(code), canonical=site.absolute(path))
         yield code_json(site, code, members)
     yield from codes_index_pages(env, summaries)

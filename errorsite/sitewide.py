@@ -26,6 +26,7 @@ from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
 from .feeds import feed_pages
 from .finished import Finished
 from .links import code_pages, go_code_pages, listing_paths
+from .listing import ListItems
 from .model import Page, Reuse, StoredSummary, Summary, whole
 from .readable import llms_txt
 from .redirects import history_key, redirect_pages, served_lists
@@ -171,8 +172,11 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
         static = static_files(static)
         env = environment(site, len(summaries), options, versions(static))
         with timed(timings, "listings"):
+            items = ListItems(env, summaries)  # a record's list item is made once for both
             listed = yield from alongside(with_paths(itertools.chain(
-                browse_pages(env, summaries), code_pages(env, summaries), go_code_pages(env, summaries))), ready)
+                browse_pages(env, summaries, items), code_pages(env, summaries, items), go_code_pages(env, summaries))),
+                ready)
+            del items
         html_paths = [*record_paths, *listed]
         with timed(timings, "links"):  # the JSON API and the feeds
             yield from alongside(itertools.chain(api_pages(site, summaries),
