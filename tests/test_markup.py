@@ -332,3 +332,15 @@ def test_shell_session_lines_keep_an_unended_last_line():
     lines = highlight_lines(SESSION, BashSessionLexer(stripnl=False, ensurenl=False), first=10)
     assert texts(lines) == SESSION.split("\n")
     assert [line.number for line in lines] == [10, 11, 12]
+
+
+@given(st.text(alphabet="ab./ \\\0é", max_size=12))
+@example("src/lib.rs")
+@example("a/b/")
+@example("a/.")
+@example("a/b/..")
+@example("//x")
+def test_base_name_is_pathlibs(path):
+    from pathlib import PurePosixPath
+    from errorsite.markup.lexers import base_name
+    assert base_name(path) == PurePosixPath(path).name
