@@ -31,6 +31,10 @@ MAX_TOKEN = 64
 def tokenize(text: str) -> list[str]:
     tokens = []
     for chunk in _CHUNK.findall(text.lower()):
+        if chunk.isalnum():  # one part ([^\W_] is isalnum), as most are: its own whole
+            if keep_part(chunk):
+                tokens.append(chunk)
+            continue
         parts = _PART.findall(chunk)
         whole = chunk.strip(CONNECTORS)
         if len(parts) > 1 and len(whole) <= MAX_TOKEN and any(c.isalpha() for c in whole):

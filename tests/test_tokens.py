@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, strategies as st
 
 from errorsite.tokens import pattern_words, tokenize
 from tests.conftest import QUERIES, SHARED_RECORDS, need_shared
@@ -51,3 +52,21 @@ def test_python_and_browser_tokenizers_agree(search_core):
     in_browser = search_core.evaluate("texts => texts.map(t => ErrorSearch.tokenize(t))", texts)
     mismatches = [(text, tokenize(text), js) for text, js in zip(texts, in_browser) if tokenize(text) != js]
     assert not mismatches, mismatches[:5]
+
+
+def _tokenize_by_the_rules(text: str) -> list[str]:
+    """The module docstring's rules, step by step, without tokenize's shortcut for one-part chunks."""
+    from errorsite.tokens import _CHUNK, _PART, CONNECTORS, MAX_TOKEN, keep_part
+    tokens = []
+    for chunk in _CHUNK.findall(text.lower()):
+        parts = _PART.findall(chunk)
+        whole = chunk.strip(CONNECTORS)
+        if len(parts) > 1 and len(whole) <= MAX_TOKEN and any(c.isalpha() for c in whole):
+            tokens.append(whole)
+        tokens.extend(part for part in parts if keep_part(part))
+    return tokens
+
+
+@given(st.text(alphabet=st.sampled_from("aZé1²Ⅻ_.:=/- \u0301\u00bd\u0660\t"), max_size=30) | st.text(max_size=30))
+def test_tokenize_follows_the_rules(text):
+    assert tokenize(text) == _tokenize_by_the_rules(text)
