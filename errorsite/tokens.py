@@ -49,7 +49,8 @@ def numbers_only(part: str) -> bool:
 
 
 def keep_part(part: str) -> bool:
-    return len(part) > 1 and not numbers_only(part) and part not in STOP_WORDS and len(part) <= MAX_TOKEN
+    # isnumeric first: it is false for most parts, which then skip numbers_only's call.
+    return 1 < len(part) <= MAX_TOKEN and part not in STOP_WORDS and not (part.isnumeric() and numbers_only(part))
 
 
 def code_terms(code: str) -> list[str]:

@@ -66,11 +66,12 @@ class TermIndex:
     def add(self, fields: dict[str, list[str]]) -> int:
         ref = self.count
         self._averages = None
+        stems = self._stems
         for f, (name, _) in enumerate(FIELDS):
             tokens = [str(token).lower() for token in fields[name]]   # as lunr.py's tokenizer does
             frequencies: dict[str, int] = {}
             for token in tokens:
-                term = self.stem(token)
+                term = stems.get(token) or self.stem(token)  # the lookup inline: 400,000 calls at 10k
                 frequencies[term] = frequencies.get(term, 0) + 1
             self.lengths[f].append(len(tokens))
             for term, frequency in frequencies.items():
