@@ -506,3 +506,10 @@ def test_an_ascii_slug_is_judged_as_the_rule_judges_any_slug():
              "ﬁle", "İstanbul", "K", "١٢", "a-١", "\u0301a", "a\u0301", "ab\u200b", "Ⅻ", "x" * 254 + "é"]
     for case in cases:
         assert slug_problems(case) == slug_rule(case, normalized_slug(case)), case
+
+
+def test_url_check_refuses_exactly_blanks_quotes_brackets_and_controls():
+    from errorsite.validate.formats import _NOT_IN_URL
+    refused = {chr(n) for n in range(0x110000) if _NOT_IN_URL.search(chr(n))}
+    assert refused == {chr(n) for n in range(0x110000)
+                       if chr(n).isspace() or chr(n) in "<>\"'`\\" or n < 32}

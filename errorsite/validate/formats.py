@@ -83,8 +83,12 @@ def repo_problems(repo: str) -> list[str]:
     return []
 
 
+# A character no URL of ours holds: \s is str.isspace's, for str patterns.
+_NOT_IN_URL = re.compile(r"[\s<>\"'`\\\x00-\x1f]")
+
+
 def is_github_url(url: str) -> bool:
-    if any(c.isspace() or c in "<>\"'`\\" or ord(c) < 32 for c in url):
+    if _NOT_IN_URL.search(url):
         return False
     try:
         parts = urlsplit(url)
