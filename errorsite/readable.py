@@ -63,6 +63,8 @@ def inert_prose(text: str) -> str:
 def escape_outside_code(text: str) -> str:
     """`<` escaped, except inside code spans: a run of backticks opens one only
     where a run of the same length closes it (CommonMark)."""
+    if "<" not in text:  # most prose: nothing to escape, no spans to pair
+        return text
     pieces, at = [], 0
     while at < len(text):
         run = BACKTICKS.search(text, at)
