@@ -113,7 +113,7 @@ def record_files(env, record: Record, summary: Summary) -> list[Page]:
     card image when `cards` is on (the order of record_paths)."""
     site = env.globals["site"]
     embed = oembed(site, env.globals["site_name"], record, env.globals["unfurl_image_of"](record))
-    files = [record_page(env, record), permalink_page(env, summary), record_json(site, record, embed),
+    files = [record_page(env, record, summary), permalink_page(env, summary), record_json(site, record, embed),
              record_markdown(site, record)]
     if env.globals["cards"] and has_card(record):  # its bytes depend on its inputs alone: the writer keeps an unchanged one
         files.append(card_page(record, env.globals["site_name"]))

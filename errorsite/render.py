@@ -180,14 +180,16 @@ def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:
     return Page(path, html.encode("utf-8"))
 
 
-def record_page(env: jinja2.Environment, record: Record) -> Page:
+def record_page(env: jinja2.Environment, record: Record, summary: Summary | None = None) -> Page:
+    """`summary`: the record's, whose description the page shows rather than work it out again."""
     path = urls.record_path(record)
     return render(env, "record.html", path, **record_values(env.globals["site"], record, path,
-                                                            env.globals["dataset_repo"]),
+                                                            env.globals["dataset_repo"], summary),
                   unfurl_image=env.globals["unfurl_image_of"](record))
 
 
-def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | None = None) -> dict:
+def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | None = None,
+                  summary: Summary | None = None) -> dict:
     lexer = lexer_for(r.file_path)
     source_lines = []
     if r.source_code:
@@ -212,7 +214,7 @@ def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | Non
         r=r,
         canonical=site.absolute(path),
         title=page_title(r),
-        description=record_description(r),
+        description=record_description(summary or r),
         structured_data=structured_data(site, r, path),
         repo_path=urls.repo_path(r.repo),
         type_path=urls.type_path(r.error_type),
