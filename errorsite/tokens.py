@@ -31,16 +31,20 @@ MAX_TOKEN = 64
 def tokenize(text: str) -> list[str]:
     tokens = []
     for chunk in _CHUNK.findall(text.lower()):
-        if chunk.isalnum():  # one part ([^\W_] is isalnum), as most are: its own whole
+        if chunk.isalnum():  # one part ([^\W_] is isalnum), as most are: chunk_tokens keeps it alone
             if keep_part(chunk):
                 tokens.append(chunk)
-            continue
-        parts = _PART.findall(chunk)
-        whole = chunk.strip(CONNECTORS)
-        if len(parts) > 1 and len(whole) <= MAX_TOKEN and any(c.isalpha() for c in whole):
-            tokens.append(whole)
-        tokens.extend(part for part in parts if keep_part(part))
+        else:
+            tokens.extend(chunk_tokens(chunk))
     return tokens
+
+
+def chunk_tokens(chunk: str) -> list[str]:
+    """Rules 3 and 4 for one chunk: its whole, when it joins parts and holds a letter, then its kept parts."""
+    parts = _PART.findall(chunk)
+    whole = chunk.strip(CONNECTORS)
+    joined = [whole] if len(parts) > 1 and len(whole) <= MAX_TOKEN and any(c.isalpha() for c in whole) else []
+    return joined + [part for part in parts if keep_part(part)]
 
 
 def numbers_only(part: str) -> bool:
