@@ -174,9 +174,9 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
         with timed(timings, "listings"):
             items = ListItems(env, summaries)  # a record's list item is made once for both
             listed = yield from alongside(with_paths(itertools.chain(
-                browse_pages(env, summaries, items), code_pages(env, summaries, items), go_code_pages(env, summaries))),
-                ready)
-            del items
+                browse_pages(env, summaries, items), code_pages(env, summaries, items),
+                go_code_pages(env, summaries))), ready)
+            del items  # two rows a record: not held through the steps after
         html_paths = [*record_paths, *listed]
         with timed(timings, "links"):  # the JSON API and the feeds
             yield from alongside(itertools.chain(api_pages(site, summaries),

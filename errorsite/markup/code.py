@@ -157,16 +157,13 @@ def _highlight_anew(code: str, lexer_class: type[Lexer], options: dict) -> str:
     """_highlight with a lexer made where it runs: one unpickled in budget's
     helper process (off the main thread) would lack the rules its class
     compiles when it is first called."""
-    try:
-        lexer = _lexer_here(lexer_class, tuple(sorted(options.items())))
-    except TypeError:  # an option that cannot be a key
-        lexer = lexer_class(**options)
-    return _highlight(code, lexer)
+    return _highlight(code, _lexer_here(lexer_class, tuple(sorted(options.items()))))
 
 
 @lru_cache(maxsize=256)
 def _lexer_here(lexer_class: type[Lexer], options: tuple) -> Lexer:
-    """A lexer made once a process for its class and options, as lexer_for's
+    """A lexer made once a process for its class and options (ours are all
+    made with stripnl and ensurenl, so the options are a key), as lexer_for's
     are: making one for each block was 1.5% of the record step (bench records,
     alternated in one process: 1.541 -> 1.518 CPU-ms a record)."""
     return lexer_class(**dict(options))
