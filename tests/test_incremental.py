@@ -298,11 +298,11 @@ def test_the_served_files_are_the_ones_the_outcomes_and_the_state_name(tmp_path)
                                           "b.json": [[], None, [], None]}})
     digest = json.loads((kept / cache.STATE).read_text())["outcomes_digest"]
     served = stored.served_files(out, kept, digest, ["-/tags/", "-/repos/"])
-    assert set(served.inodes()) == {"o/r/a/", "-/r/a1/", "-/tags/"}
+    assert set(served.inodes()) == {"o/r/a/index.html", "-/r/a1/index.html", "-/tags/index.html"}
     assert (served.missing, served.record_pages, served.global_pages) == ({"-/r/a1.md"}, 3, False)
     assert stored.served_files(out, kept, digest, ["-/tags/"]).global_pages
     altered = stored.served_files(out, kept, "0" * 24, ["-/tags/"])
-    assert (set(altered.inodes()), altered.missing, altered.record_pages) == ({"-/tags/"}, frozenset(), -1)
+    assert (set(altered.inodes()), altered.missing, altered.record_pages) == ({"-/tags/index.html"}, frozenset(), -1)
 
 
 def test_records_read_from_another_folder_are_read_again(tmp_path):

@@ -17,7 +17,7 @@ from errorsite.urls import output_name
 from errorsite import cache
 from errorsite.cache import stored
 from errorsite.cache.folder import state_folder
-from errorsite.write import staging
+from errorsite.write import spare as spare_module, staging
 from errorsite.write import MARKER, WriteFailed, write_site
 
 
@@ -145,8 +145,7 @@ def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_p
         after = inodes(out)
         assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
         assert without_listing(tree(spare)) == expected(sites[max(number - 2, 0)])
-        listing = json.loads((spare / cache.LISTING).read_text())["pages"]
-        assert {output_name(page): inode for page, inode in listing.items()} == \
+        assert spare_module.listed_files((spare / cache.LISTING).read_bytes()) == \
             {name: inode for name, inode in inodes(spare).items() if name not in (MARKER, cache.LISTING)}
     assert walks == []  # the first build had no spare, the others a listed one
     assert cache.LISTING not in tree(out)
@@ -260,3 +259,48 @@ def test_a_served_file_missing_leaves_the_spare_unlisted(tmp_path):
     (out / "c" / "index.html").unlink()
     write_listed(out, THIRD)
     assert tree(out) == expected(THIRD) and not (spare / cache.LISTING).exists()
+
+
+def test_a_listing_reads_back_as_written_whatever_the_names(tmp_path):
+    """Names as the served site's check finds them: any text output_name
+    accepts, lone surrogates and newlines included, in more than one slice."""
+    odd = {"index.html": 1, "a/b c/index.html": 2**62, "\u00e9t\u00e9/\ud800/x.json": 3, "new\nline/index.html": 4}
+    many = {**odd, **{f"r/{number}/index.html": number for number in range(25_000)}}
+    for number, inodes in enumerate((odd, many)):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        spare_module.write_listing(folder, inodes)
+        assert spare_module.listed_files((folder / cache.LISTING).read_bytes()) == inodes
+
+
+@pytest.mark.parametrize("name", ["", "../outside", "a/../../outside", "a//b", "./a", "a/.", "a\\..\\b", "/etc/x"])
+def test_a_listing_naming_a_file_outside_its_folder_is_not_trusted(tmp_path, monkeypatch, name):
+    """remove_stale unlinks the listed files no page claims: a listing that
+    names anything but a file inside the spare is not read, and the spare is
+    walked instead."""
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    for site in (FIRST, SECOND):
+        write_listed(out, site)
+    listed = spare_module.listed_files((spare / cache.LISTING).read_bytes())
+    (spare / cache.LISTING).unlink()
+    spare_module.write_listing(spare, {**listed, name: 7})
+    assert spare_module.listed_files((spare / cache.LISTING).read_bytes()) is None
+    (tmp_path / "outside").write_text("not the build's")
+    walks = counting_walks(monkeypatch)
+    write_listed(out, THIRD)
+    assert tree(out) == expected(THIRD) and len(walks) == 1
+    assert (tmp_path / "outside").read_text() == "not the build's"
+
+
+@pytest.mark.parametrize("damage", [lambda content: content[:-3], lambda content: b"{}", lambda content: b"",
+                                    lambda content: content.replace(b" 2 0", b" 2 1", 1), lambda content: content + b"\0",
+                                    lambda content: content[:content.index(b"\n") + 1] + b"\xff" + content[-8:]])
+def test_a_damaged_listing_is_not_trusted(tmp_path, monkeypatch, damage):
+    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    for site in (FIRST, SECOND):
+        write_listed(out, site)
+    content = (spare / cache.LISTING).read_bytes()
+    (spare / cache.LISTING).write_bytes(damage(content))
+    walks = counting_walks(monkeypatch)
+    write_listed(out, THIRD)
+    assert tree(out) == expected(THIRD) and len(walks) == 1

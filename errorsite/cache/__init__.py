@@ -19,5 +19,5 @@ URL history is a page of the site (redirects.py).
 from ..urls import MARKER  # noqa: F401  # written into every site: "this folder is ours to replace"
 STATE = "state"             # what the next build reads (PreviousBuild)
 OUTCOME_FILE = "outcomes"   # each record file's outcome
-LISTING = ".errorsite-spare.json"  # in the spare only: its files and their inodes, so a rebuild need not walk it
+LISTING = ".errorsite-spare"  # in the spare only: its files and their inodes, so a rebuild need not walk it
 DIGESTS = "digests"         # the record files' stats and digests

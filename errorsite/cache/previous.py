@@ -10,8 +10,8 @@ from ..model import Problem
 
 class ServedFiles(NamedTuple):
     """Every file of the served site, as stored.previous_build found them: the
-    inode of each page's file by its path (the manifest's `inodes` itself, not
-    a copy: one entry per file of the site), and the served folder's own inode, which
+    inode of each page's file by its output name (urls.output_name; the
+    manifest's `inodes` itself, not a copy: one entry per file of the site), and the served folder's own inode, which
     tells whether another build replaced the site since."""
     folder: int
     inodes: dict[str, int]
@@ -53,7 +53,7 @@ class PreviousBuild:
     confirm (stored.previous_build). Empty when there is none of ours."""
     fingerprint: str = ""
     records_folder: object = None
-    inodes: dict[str, int] = field(default_factory=dict)      # page path → the served file's inode
+    inodes: dict[str, int] = field(default_factory=dict)      # output name → the served file's inode
     served: ServedFiles | None = None                         # every served file, when all were found
     sources: dict | None = None                               # record file → digest of its bytes
     global_pages: GlobalPages | None = None

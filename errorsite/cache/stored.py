@@ -103,14 +103,15 @@ def read_previous_build(out_dir: Path, state_dir: Path) -> StatedBuild:
 
 class Served(NamedTuple):
     """The previous build's files still served (ServedLookup)."""
-    paths: str               # those found, joined by "\0", which no path holds: one string, fast to pickle
+    names: str               # those found, as output names (urls.output_name), joined by "\0", which no
+                             # name holds: one string, fast to pickle
     found: array             # their inodes, in that order
     missing: frozenset[str]  # the record pages whose files are gone
     record_pages: int        # the record pages its outcomes name; -1 if they could not be read
     global_pages: bool       # every global page the state names is served
 
     def inodes(self) -> dict[str, int]:
-        return dict(zip(self.paths.split("\0"), self.found)) if self.found else {}
+        return dict(zip(self.names.split("\0"), self.found)) if self.found else {}
 
 
 def confirmed_manifest(manifest: dict, global_paths: list | None, served: Served, inodes: bool = True) -> dict:
@@ -175,12 +176,12 @@ def served_files(out_dir: Path, state_dir: Path | None, digest: str, global_path
     """Which of the record pages named by the outcomes file in `state_dir`
     (whose `digest` the state names) and of the `global_paths` are still
     served in `out_dir`, with their inodes."""
-    paths, found, missing, named = [], array("q"), set(), 0
+    names, found, missing, named = [], array("q"), set(), 0
 
     def served(path: str) -> bool:
-        inode = served_inode(out_dir, path)
+        name, inode = served_inode(out_dir, path)
         if inode is not None:
-            paths.append(path)
+            names.append(name)
             found.append(inode)
         return inode is not None
 
@@ -189,9 +190,9 @@ def served_files(out_dir: Path, state_dir: Path | None, digest: str, global_path
             named += len(named_paths)
             missing.update(path for path in named_paths if not served(path))
     except OutcomesAltered:
-        paths, found, missing, named = [], array("q"), set(), -1
+        names, found, missing, named = [], array("q"), set(), -1
     every_global = all([served(path) for path in global_paths or ()])  # a list: each one looked up
-    return Served("\0".join(paths), found, frozenset(missing), named, every_global)
+    return Served("\0".join(names), found, frozenset(missing), named, every_global)
 
 
 def save_state(state_dir: Path, state: dict, unchanged: OutcomesRead = OutcomesRead()) -> dict:
@@ -228,13 +229,15 @@ def write_kept(path: Path, pieces: Iterable[bytes]) -> str:
     return digest.hexdigest()[:24]
 
 
-def served_inode(out_dir: Path, path: object) -> int | None:
-    """The inode of the page's file, if it is a regular file (not a link to one): one system call."""
+def served_inode(out_dir: Path, path: object) -> tuple[str, int | None]:
+    """The page's file (output_name), and its inode if it is a regular file
+    (not a link to one): one system call."""
     try:
-        info = os.lstat(f"{out_dir}/{output_name(path)}")
+        name = output_name(path)
+        info = os.lstat(f"{out_dir}/{name}")
     except (ValueError, TypeError, AttributeError, OSError):
-        return None
-    return info.st_ino if stat.S_ISREG(info.st_mode) else None
+        return "", None
+    return name, info.st_ino if stat.S_ISREG(info.st_mode) else None
 
 
 def digests_file(state_dir: Path) -> Path:

@@ -4,14 +4,13 @@ site's), with a listing of its files so a rebuild need not walk it."""
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import shutil
+from array import array
 from pathlib import Path
 
 from ..cache import LISTING, MARKER
 from ..cache.stored import ServedFiles
-from ..urls import output_name
 from .guard import KEPT, made_by_us
 from .staging import STAGING_MARK
 
@@ -53,16 +52,29 @@ def finish_twin(staging: Path, twin: Path, inodes: dict[str, int]) -> None:
 
 
 def write_listing(folder: Path, inodes: dict[str, int]) -> None:
-    with open(folder / LISTING, "x", encoding="utf-8") as file:
-        # Never served, so plain JSON; in slices, so never one string the
-        # size of the site's listing (nor json.dump's piece per value).
-        file.write('{"pages":{')
-        items = iter(inodes.items())
-        for index, piece in enumerate(iter(lambda: dict(itertools.islice(items, _LISTED_AT_A_TIME)), {})):
-            file.write(("," if index else "") + json.dumps(piece, separators=(",", ":"))[1:-1])
-        file.write("}}")
+    """The listing of `folder`'s files: their output names (urls.output_name)
+    and inodes, as `inodes` holds them. Never served, so not JSON but what
+    reads back fastest (listed_files): a head line with their number and the
+    names' length, the names joined by NUL, which none holds, then the inodes
+    as 8-byte integers. Written a slice at a time, never one string the size
+    of the listing; the head last, so a listing cut short is never read."""
+    with open(folder / LISTING, "xb") as file:
+        file.write(_listing_head(0, 0))
+        names, length = iter(inodes), 0
+        for index, piece in enumerate(iter(lambda: list(itertools.islice(names, _LISTED_AT_A_TIME)), [])):
+            length += file.write(("\0" if index else "").encode() + "\0".join(piece).encode("utf-8", "surrogatepass"))
+        values = iter(inodes.values())
+        for piece in iter(lambda: array("q", itertools.islice(values, _LISTED_AT_A_TIME)), array("q")):
+            file.write(piece.tobytes())
+        file.seek(0)
+        file.write(_listing_head(len(inodes), length))
 
 
+def _listing_head(count: int, length: int) -> bytes:
+    return b"errorsite spare listing 2 %020d %020d\n" % (count, length)
+
+
+_LISTING_KIND = b"errorsite spare listing 2"
 _LISTED_AT_A_TIME = 10_000
 
 
@@ -76,13 +88,11 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
     try:
         with open(path, "rb") as file:
             os.unlink(path)
-            pages = json.load(file)["pages"]
-        files = {output_name(page): inode for page, inode in pages.items()}
-        if len(files) != len(pages) or not all(isinstance(inode, int) for inode in files.values()):
+            files = listed_files(file.read())
+        if files is None:
             return None
         folders = {""}
-        for name in files:
-            folder = name.rpartition("/")[0]
+        for folder in {name.rpartition("/")[0] for name in files}:
             while folder not in folders:  # and its parents, up to the first one already known
                 folders.add(folder)
                 folder = folder.rpartition("/")[0]
@@ -92,10 +102,29 @@ def spare_listing(staging: Path) -> tuple[dict[str, int], set[str]] | None:
             return None
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError):
         path.unlink(missing_ok=True)
         return None
     return files, folders
+
+
+def listed_files(content: bytes) -> dict[str, int] | None:
+    """The output names and inodes a listing holds (write_listing), or None
+    unless it is one, whole, of names each a file in the folder (no part
+    empty, "." or "..", no backslash: the names output_name makes), each once."""
+    head, newline, rest = content.partition(b"\n")
+    kind, count, length = (*head.rsplit(b" ", 2), b"", b"")[:3]
+    if kind != _LISTING_KIND or not (newline and count.isdigit() and length.isdigit()) or int(count) == 0 \
+            or len(rest) != int(length) + 8 * int(count):
+        return None
+    text = rest[:int(length)].decode("utf-8", "surrogatepass")
+    wrapped = "/" + text.replace("\0", "/") + "/"  # each part of each name between two slashes, as output_name tests them
+    if "//" in wrapped or "/./" in wrapped or "/../" in wrapped or "\\" in wrapped:
+        return None
+    names, inodes = text.split("\0"), array("q")
+    inodes.frombytes(rest[int(length):])
+    files = dict(zip(names, inodes))
+    return files if len(names) == len(files) == len(inodes) else None
 
 
 def keep_as_spare(folder: Path, spare: Path) -> None:

@@ -74,7 +74,7 @@ class Staging:
         # build's spare where the swap leaves none (a first build).
         assert twin is None or not from_spare
         self.twin = None if twin is None else str(twin)
-        self.twin_inodes: dict[str, int] = {}  # page path → its file's inode, the twin's listing
+        self.twin_inodes: dict[str, int] = {}  # output name → its file's inode, the twin's listing
         self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
         # The spare's files, as its listing tells them (spare_listing), or else
         # as a walk finds them: the listing spares a walk of every folder of
@@ -106,7 +106,7 @@ class Staging:
             self.remove_folder(name)
         if name in self.stale:
             spare_inode = self.stale.pop(name)
-            if unchanged and self.in_place(page.path if served else None, previous, target, spare_inode):
+            if unchanged and self.in_place(name if served else None, previous, target, spare_inode):
                 self.count += 1
                 return
             os.unlink(target)
@@ -119,10 +119,10 @@ class Staging:
         else:
             write_new(target, page.content)
         if self.twin is not None:
-            self.link_twin(target, name, page.path)
+            self.link_twin(target, name)
         self.count += 1
 
-    def link_twin(self, target: str, name: str, path: str) -> None:
+    def link_twin(self, target: str, name: str) -> None:
         try:
             os.link(target, f"{self.twin}/{name}")
         except OSError as error:
@@ -130,12 +130,12 @@ class Staging:
                 raise
             self.twin = None  # a file system without hard links: no twin, and the next build starts from nothing
             return
-        self.twin_inodes[path] = os.lstat(target).st_ino
+        self.twin_inodes[name] = os.lstat(target).st_ino
 
-    def in_place(self, served_path: str | None, previous: str, target: str, spare_inode: int) -> bool:
+    def in_place(self, served_name: str | None, previous: str, target: str, spare_inode: int) -> bool:
         """The spare's file is already the previous one (a hard link to it);
-        `served_path` when that one is the served site's."""
-        served = self.served_inodes.get(served_path) if served_path is not None else None
+        `served_name` when that one is the served site's."""
+        served = self.served_inodes.get(served_name) if served_name is not None else None
         return served == spare_inode if served is not None else same_file(previous, target)
 
     def check_shard_folders(self, origin: str, folder: str) -> None:
