@@ -211,7 +211,8 @@ class StoredSummary:
     __slots__ = (*STORED_FIELDS, "stored", "whole")
 
     def __init__(self, source_file: str, id: str, repo: str, slug: str, stored: Callable[[], bytes]):
-        if not all(isinstance(value, str) for value in (source_file, id, repo, slug)):
+        if not (isinstance(source_file, str) and isinstance(id, str) and isinstance(repo, str)
+                and isinstance(slug, str)):
             raise TypeError("a stored summary's fields are strings")
         self.source_file, self.id, self.repo, self.slug, self.stored = source_file, id, repo, slug, stored
         self.whole: Summary | None = None

@@ -4,9 +4,11 @@ byte what writing them again would give, and only while that file is the one
 they were read from."""
 from __future__ import annotations
 
+import json
 import os
 
-import json
+import pytest
+from hypothesis import example, given, strategies as st
 
 from errorsite import cache
 from errorsite.cache import outcomes as outcome_file, stored
@@ -113,3 +115,21 @@ def test_a_stored_summary_is_read_from_the_file_it_came_from_once_another_replac
     stored.save_state(folder, {"outcomes": {**OUTCOMES, "a.json": [[], summary("a", "another"), ["a/"], "k1"]}})
     assert whole(read["a.json"][1]) == OUTCOMES["a.json"][1]
     assert read["b.json"][1].json() == inert_json(OUTCOMES["b.json"][1])
+
+
+@given(st.text(st.characters(blacklist_categories=("Cs",))))
+@example('a"b\\c<d>&e\x00\x1f\x7f\u2028é.json')
+def test_a_lines_start_is_its_key_as_inert_json(key):
+    """outcome_lines finds an unchanged outcome's line by its start, made
+    without json.dumps for a key that needs no escaping."""
+    assert outcome_file.line_start(key) == b"[" + inert_json(key) + b","
+    assert outcome_file.outcome_line(key, [[], None, [], None]).startswith(outcome_file.line_start(key))
+
+
+def test_the_outcomes_json_is_read_as_json_loads_reads_it():
+    line = outcome_file.outcome_line("é<&>.json", [[], None, ["a/"], "k"])
+    head = line.partition(b"\t")[0]
+    assert outcome_file._json_value(head) == json.loads(head)
+    for bad in (head + b" ", head + b"[]", b" " + head, head[:-1], b"\xff" + head):
+        with pytest.raises(ValueError):  # stricter than json.loads on spaces: the outcomes hold none
+            outcome_file._json_value(bad)

@@ -8,6 +8,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, TypeVar
@@ -100,16 +101,26 @@ def outcome_of_line(line: bytes, kept: OpenedFile, at: int) -> tuple[str, list]:
     head, tab, text = line.partition(b"\t")
     if not tab or not text.endswith(b"\n"):
         raise ValueError("a line that is not an outcome")
-    key, problems, paths, page_key, fields = json.loads(head)
+    key, problems, paths, page_key, fields = _json_value(head)
     stored = functools.partial(kept.read, at + len(head) + 1, len(text) - 1)
     summary = None if fields is None else StoredSummary(*fields, stored=stored)
     return str(key), [problems, summary, paths, page_key]
 
 
+def _json_value(head: bytes, decode=json.JSONDecoder().raw_decode) -> object:
+    """json.loads(head) for the one value outcome_line writes, without its
+    steps for any other input (a tenth of reading the outcomes at 100,000 records)."""
+    text = head.decode("utf-8", "surrogatepass")
+    value, end = decode(text)
+    if end != len(text):
+        raise ValueError("more than one JSON value")
+    return value
+
+
 def paths_of_line(line: bytes, *_) -> list:
     """The files an outcome_line names, its summary left unread."""
     head, tab, _ = line.partition(b"\t")
-    paths = json.loads(head)[2] if tab else None
+    paths = _json_value(head)[2] if tab else None
     if not isinstance(paths, list):
         raise ValueError("a line that is not an outcome")
     return paths
@@ -150,9 +161,21 @@ def outcome_lines(outcomes: dict[str, list], unchanged: frozenset[str], before: 
     line in `before` (which holds them, sorted the same way), else made."""
     for key in sorted(outcomes):
         if key in unchanged:
-            start = b"[" + inert_json(key) + b","
-            line = next((line for line in before if line.startswith(start)), None)
-            if line is not None:
-                yield line
-                continue
+            start = line_start(key)
+            for line in before:
+                if line.startswith(start):
+                    yield line
+                    break
+            else:
+                yield outcome_line(key, outcomes[key])
+            continue
         yield outcome_line(key, outcomes[key])
+
+
+def line_start(key: str) -> bytes:
+    """How outcome_line begins for the file `key`: `[`, inert_json(key), `,`."""
+    return b'["' + key.encode() + b'",' if _PLAIN.fullmatch(key) else b"[" + inert_json(key) + b","
+
+
+# A key inert_json writes as it is, between quotes: one json.dumps less a line.
+_PLAIN = re.compile(r'[^"\\<>&\x00-\x1f]*')

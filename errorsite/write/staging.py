@@ -95,6 +95,12 @@ class Staging:
         folder = name.rpartition("/")[0]
         if folder not in self.used:
             self.make_folder(folder)
+        if type(page) is Reuse and page.origin is None:  # most files of a rebuild: one test each
+            spare_inode = self.stale.get(name)
+            if spare_inode is not None and spare_inode == self.served_inodes.get(name):
+                del self.stale[name]  # the spare's file is the served one, linked: already in place
+                self.count += 1
+                return
         target = f"{self.root}/{name}"
         reused = isinstance(page, Reuse)
         served = not (reused and page.origin)  # else a shard's file
