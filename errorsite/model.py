@@ -282,7 +282,11 @@ class Outcome(NamedTuple):
 def inert_json(value: object) -> bytes:
     """Compact, sorted JSON with `<`, `>` and `&` escaped: the files the site
     serves hold record text, and stay inert if a browser reads one as HTML."""
-    return _inert(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+    return _inert(_ENCODER.encode(value))
+
+
+# json.dumps with these options makes an encoder a call: 1 of its 3 µs for an outcome's head.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def inert_json_pieces(value: object, depth: int = 2) -> Iterator[bytes]:
