@@ -269,7 +269,7 @@ def test_a_listing_reads_back_as_written_whatever_the_names(tmp_path):
     for number, inodes in enumerate((odd, many)):
         folder = tmp_path / str(number)
         folder.mkdir()
-        spare_module.write_listing(folder, inodes)
+        spare_module.write_listing(folder, inodes.items())
         assert spare_module.listed_files((folder / cache.LISTING).read_bytes()) == inodes
 
 
@@ -283,7 +283,7 @@ def test_a_listing_naming_a_file_outside_its_folder_is_not_trusted(tmp_path, mon
         write_listed(out, site)
     listed = spare_module.listed_files((spare / cache.LISTING).read_bytes())
     (spare / cache.LISTING).unlink()
-    spare_module.write_listing(spare, {**listed, name: 7})
+    spare_module.write_listing(spare, {**listed, name: 7}.items())
     assert spare_module.listed_files((spare / cache.LISTING).read_bytes()) is None
     (tmp_path / "outside").write_text("not the build's")
     walks = counting_walks(monkeypatch)

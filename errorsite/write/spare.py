@@ -8,9 +8,11 @@ import os
 import shutil
 from array import array
 from pathlib import Path
+from typing import Iterable
 
 from ..cache import LISTING, MARKER
 from ..cache.stored import ServedFiles
+from ..urls import output_name
 from .guard import KEPT, made_by_us
 from .staging import STAGING_MARK
 
@@ -37,7 +39,7 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
     try:
         if os.lstat(spare).st_ino != served.folder or not made_by_us(spare):
             return
-        write_listing(spare, served.inodes)
+        write_listing(spare, served.inodes.items())
     except OSError:
         (spare / LISTING).unlink(missing_ok=True)
 
@@ -45,27 +47,28 @@ def describe_spare(spare: Path, served: ServedFiles) -> None:
 def finish_twin(staging: Path, twin: Path, inodes: dict[str, int]) -> None:
     """A first build's twin of its new site (its files linked as they were
     written) made a spare: the new site's marker and the twin's listing, then
-    unmarked. From here a build killed leaves it with the marker that says ours."""
+    unmarked. From here a build killed leaves it with the marker that says ours.
+    `inodes`: its files' by page path (Staging.twin_inodes)."""
     os.link(staging / MARKER, twin / MARKER)
-    write_listing(twin, inodes)
+    write_listing(twin, ((output_name(path), inode) for path, inode in inodes.items()))
     (twin / STAGING_MARK).unlink()
 
 
-def write_listing(folder: Path, inodes: dict[str, int]) -> None:
+def write_listing(folder: Path, entries: Iterable[tuple[str, int]]) -> None:
     """The listing of `folder`'s files: their output names (urls.output_name)
-    and inodes, as `inodes` holds them. Never served, so not JSON but what
+    and inodes, as `entries` gives them. Never served, so not JSON but what
     reads back fastest (listed_files): a head line with their number and the
     names' length, the names joined by NUL, which none holds, then the inodes
     as 8-byte integers. Written a slice at a time, never one string the size
     of the listing; the head last, so a listing cut short is never read."""
+    entries, inodes, length = iter(entries), array("q"), 0
     with open(folder / LISTING, "xb") as file:
         file.write(_listing_head(0, 0))
-        names, length = iter(inodes), 0
-        for index, piece in enumerate(iter(lambda: list(itertools.islice(names, _LISTED_AT_A_TIME)), [])):
-            length += file.write(("\0" if index else "").encode() + "\0".join(piece).encode("utf-8", "surrogatepass"))
-        values = iter(inodes.values())
-        for piece in iter(lambda: array("q", itertools.islice(values, _LISTED_AT_A_TIME)), array("q")):
-            file.write(piece.tobytes())
+        for index, piece in enumerate(iter(lambda: list(itertools.islice(entries, _LISTED_AT_A_TIME)), [])):
+            names = "\0".join(name for name, _ in piece).encode("utf-8", "surrogatepass")
+            length += file.write(b"\0" + names if index else names)
+            inodes.extend(inode for _, inode in piece)
+        file.write(inodes.tobytes())
         file.seek(0)
         file.write(_listing_head(len(inodes), length))
 
