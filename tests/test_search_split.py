@@ -346,4 +346,5 @@ def test_weights_are_lunr_pys_with_a_field_no_record_has():
     """Every record without a code or class: those fields' average length is 0, and nothing to weigh."""
     corpus = [record._replace(error_code=None, error_class=None) for record in summaries(made_up_documents(30))]
     test_streaming_weights_are_lunr_pys(corpus)
-    assert term_index(corpus).weights(next(iter(term_index(corpus).terms.values())))
+    index = term_index(corpus)
+    assert index.weights(next(iter(index.terms.values())))

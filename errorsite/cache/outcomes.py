@@ -160,16 +160,14 @@ def outcome_lines(outcomes: dict[str, list], unchanged: frozenset[str], before: 
     """One line an outcome, sorted by file key: for an unchanged one, its
     line in `before` (which holds them, sorted the same way), else made."""
     for key in sorted(outcomes):
+        kept = None
         if key in unchanged:
             start = line_start(key)
             for line in before:
                 if line.startswith(start):
-                    yield line
+                    kept = line
                     break
-            else:
-                yield outcome_line(key, outcomes[key])
-            continue
-        yield outcome_line(key, outcomes[key])
+        yield kept if kept is not None else outcome_line(key, outcomes[key])
 
 
 def line_start(key: str) -> bytes:

@@ -103,7 +103,7 @@ class TermIndex:
             # computes it (the same operations in the same order, so the same floats):
             # once a record rather than once a posting (4 million at 100k).
             # A field no record has (average 0) has no postings to weigh.
-            self._norms = [array("d", [K1 * (1 - B + B * (length / average)) for length in lengths] if average else [])
+            self._norms = [array("d", [K1 * (1 - B + B * (n / average)) for n in lengths] if average else [])
                            for lengths, average in zip(self.lengths, self._averages)]
         documents = term.documents
         idf = math.log(1 + abs((count - documents + 0.5) / (documents + 0.5)))

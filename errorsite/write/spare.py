@@ -74,7 +74,7 @@ def write_listing(folder: Path, entries: Iterable[tuple[str, int]]) -> None:
 
 
 def _listing_head(count: int, length: int) -> bytes:
-    return b"errorsite spare listing 2 %020d %020d\n" % (count, length)
+    return b"%s %020d %020d\n" % (_LISTING_KIND, count, length)
 
 
 _LISTING_KIND = b"errorsite spare listing 2"
@@ -116,16 +116,18 @@ def listed_files(content: bytes) -> dict[str, int] | None:
     unless it is one, whole, of names each a file in the folder (no part
     empty, "." or "..", no backslash: the names output_name makes), each once."""
     head, newline, rest = content.partition(b"\n")
-    kind, count, length = (*head.rsplit(b" ", 2), b"", b"")[:3]
-    if kind != _LISTING_KIND or not (newline and count.isdigit() and length.isdigit()) or int(count) == 0 \
-            or len(rest) != int(length) + 8 * int(count):
+    fields = head.rsplit(b" ", 2)
+    if not newline or len(fields) != 3 or fields[0] != _LISTING_KIND or not all(f.isdigit() for f in fields[1:]):
         return None
-    text = rest[:int(length)].decode("utf-8", "surrogatepass")
-    wrapped = "/" + text.replace("\0", "/") + "/"  # each part of each name between two slashes, as output_name tests them
+    count, length = int(fields[1]), int(fields[2])
+    if count == 0 or len(rest) != length + 8 * count:
+        return None
+    text = rest[:length].decode("utf-8", "surrogatepass")
+    wrapped = "/" + text.replace("\0", "/") + "/"  # each part of each name between slashes, as output_name tests them
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped or "\\" in wrapped:
         return None
     names, inodes = text.split("\0"), array("q")
-    inodes.frombytes(rest[int(length):])
+    inodes.frombytes(rest[length:])
     files = dict(zip(names, inodes))
     return files if len(names) == len(files) == len(inodes) else None
 
