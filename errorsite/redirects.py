@@ -35,8 +35,8 @@ import jinja2
 
 from . import urls
 from .links import redirect_page
-from .cache.keys import history_digest
-from .model import Page, Summary, inert_json, inert_json_pieces
+from .cache.keys import bytes_history_digest, history_digest
+from .model import Page, Summary, inert_json_pieces
 from .render import render
 from .url_history import MAX_OLD, Known, UrlHistory, manifest
 
@@ -61,16 +61,15 @@ def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Kno
     return dict(sorted(merged.items()))
 
 
-def history_key(previous: UrlHistory, summaries: list[Summary], lists: set[str]) -> str:
-    """All that redirect_pages takes from the URL history, as text for a cache
-    key: the history merged with this build's records, and the listings gone
-    since. Merging twice changes nothing, so a history that a build of these
-    same records wrote gives the key of the history that build started from:
-    a rebuild can reuse its pages even though the first build had none."""
-    known = merge(previous.known, summaries)
-    old_lists = previous.lists
-    return inert_json({"records": {i: list(k) for i, k in known.items()},
-                       "lists gone": sorted(old_lists - lists)}).decode()
+def history_key(known: dict[str, Known], old_lists: set[str], lists: set[str]) -> str:
+    """All that redirect_pages takes from the URL history, as a digest for a
+    cache key: the history merged with this build's records (`known`, from
+    merge), and the listings gone since (`old_lists` the history's, `lists`
+    this build's). Merging twice changes nothing, so a history that a build of
+    these same records wrote gives the key of the history that build started
+    from: a rebuild can reuse its pages even though the first build had none.
+    Hashed in pieces: at 100k records the history is 13 MB of JSON."""
+    return history_digest({"records": known, "lists gone": sorted(old_lists - lists)})
 
 
 def served_lists(summaries: list[Summary], html_paths: list[str]) -> set[str]:
@@ -94,13 +93,16 @@ def repo_of(path: str) -> str:
 
 
 def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths: list[str],
-                   previous: UrlHistory, unavailable: set[str] = frozenset()) -> Generator[Page, None, str]:
+                   previous: UrlHistory, unavailable: set[str] = frozenset(),
+                   known: dict[str, Known] | None = None) -> Generator[Page, None, str]:
     """The manifest, the pages at every old URL, and `_redirects`; returns
     the digest of the URL history served (cache.keys.history_digest). A record
     not served now is "removed" only when no file claims its id: a file that
-    is there but cannot be built (`unavailable`) makes it "temporarily unavailable"."""
+    is there but cannot be built (`unavailable`) makes it "temporarily unavailable".
+    `known`: merge(previous.known, summaries), when the caller has it already."""
     site = env.globals["site"]
-    known, old_lists = merge(previous.known, summaries), previous.lists
+    known = merge(previous.known, summaries) if known is None else known
+    old_lists = previous.lists
     by_id = {s.id: s for s in summaries}
     served = {p for p in html_paths if p == urls.HOME_PATH or p.endswith("/")}
     lists = served_lists(summaries, html_paths)
@@ -132,8 +134,9 @@ def redirect_pages(env: jinja2.Environment, summaries: list[Summary], html_paths
         moves.append((path, target))
         yield render(env, "moved.html", path, target=target, canonical=site.absolute(target))
     served_history = manifest(known, lists | old_lists)
-    yield Page(urls.URLS_PATH, b"".join(inert_json_pieces(served_history)))
+    written = b"".join(inert_json_pieces(served_history))
+    yield Page(urls.URLS_PATH, written)
     lines = [f"{site.href(old)} {site.href(new)} 301" for old, new in sorted(moves)]
     yield Page(urls.REDIRECTS_PATH, ("\n".join(lines) + "\n" if lines else "").encode())
-    return history_digest(served_history)
+    return bytes_history_digest(written)
 

@@ -112,15 +112,13 @@ def kept_instead(failed: Outcome, last_good: Outcome) -> Outcome:
     return last_good._replace(problems=problems, digest=failed.digest)
 
 
-def global_reuse(previous: GlobalPages | None, summaries: str, history: str,
+def global_reuse(previous: GlobalPages, summaries: str, history: str,
                  precise_key: Callable[[], str]) -> tuple[bool, str]:
     """Whether the previous build's global pages stand for this build's, and
     the key of this build's. The same summaries starting from the URL history
     the previous pages served give the same pages: merging a history with the
     records that made it changes nothing (redirects.history_key). Otherwise the
     precise key decides; it merges the history, which grows with the records."""
-    if previous is None:
-        return False, precise_key()
     if (previous.summaries, previous.history_served) == (summaries, history):
         return True, previous.key
     key = precise_key()
