@@ -30,10 +30,10 @@ class Site(NamedTuple):
 
     @property
     def base_path(self) -> str:
-        return urlsplit(self.base_url).path
+        return _path_of(self.base_url)
 
     def href(self, path: str) -> str:
-        return self.base_path + quote(path)
+        return _path_of(self.base_url) + quote(path)
 
     def absolute(self, path: str) -> str:
         return self.base_url + quote(path)
@@ -41,6 +41,12 @@ class Site(NamedTuple):
     def is_local(self) -> bool:
         """Served from this machine (a preview), not deployed."""
         return urlsplit(self.base_url).hostname in ("localhost", "127.0.0.1", "::1")
+
+
+@lru_cache(maxsize=16)
+def _path_of(base_url: str) -> str:
+    """The base URL's path: a page has dozens of links, and urlsplit costs more than the rest of one."""
+    return urlsplit(base_url).path
 
 
 def normalize_base_url(url: str) -> str:
