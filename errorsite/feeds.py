@@ -9,6 +9,7 @@ make the same bytes.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from typing import Iterator
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
@@ -35,17 +36,18 @@ def atom_date(value: str | None) -> str | None:
 
 
 def dated(summaries: list[Summary], kind: str) -> list[tuple[str, Summary]]:
-    """The newest FEED_SIZE records by the kind's date, newest first."""
+    """Every record with the kind's date, newest first."""
     attr = "analyzed_at" if kind == "new" else "content_changed_at"
     pairs = [(date, s) for s in summaries if (date := atom_date(getattr(s, attr)))]
     pairs.sort(key=lambda pair: (pair[0], urls.record_path(pair[1])), reverse=True)
-    return pairs[:FEED_SIZE]
+    return pairs
 
 
-def feed(site: urls.Site, site_name: str, kind: str, summaries: list[Summary], repo: str | None = None) -> Page:
+def feed(site: urls.Site, site_name: str, kind: str, entries: list[tuple[str, Summary]],
+         repo: str | None = None) -> Page:
+    """The feed of `entries` (dated's, newest first, at most FEED_SIZE): the site's, or `repo`'s."""
     path = urls.feed_path(kind, repo)
     home = urls.repo_path(repo) if repo else urls.HOME_PATH
-    entries = dated(summaries, kind)
     title = f"{site_name}{f' · {repo}' if repo else ''}: {TITLES[kind]}"
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              '<feed xmlns="http://www.w3.org/2005/Atom">',
@@ -71,8 +73,16 @@ def feed(site: urls.Site, site_name: str, kind: str, summaries: list[Summary], r
 
 
 def feed_pages(site: urls.Site, site_name: str, summaries: list[Summary]) -> Iterator[Page]:
+    """The site's feeds, then each repository's. The records are dated and
+    ordered once a kind, and a repository's feed is its part of that order:
+    the same order, as it is total, for half the dates parsed."""
+    newest = {kind: dated(summaries, kind) for kind in urls.FEED_KINDS}
     for kind in urls.FEED_KINDS:
-        yield feed(site, site_name, kind, summaries)
-    for members in by_repo(summaries).values():
+        yield feed(site, site_name, kind, newest[kind][:FEED_SIZE])
+    by_repo_newest = {kind: defaultdict(list) for kind in urls.FEED_KINDS}
+    for kind, pairs in newest.items():
+        for pair in pairs:
+            by_repo_newest[kind][urls.repo_path(pair[1].repo)].append(pair)
+    for path, members in by_repo(summaries).items():
         for kind in urls.FEED_KINDS:
-            yield feed(site, site_name, kind, members, members[0].repo)
+            yield feed(site, site_name, kind, by_repo_newest[kind][path][:FEED_SIZE], members[0].repo)
