@@ -15,6 +15,10 @@ from urllib.parse import quote as _quote_uncached, urlsplit
 # A page links to the same few dozen paths as every other page (its repository,
 # tags, feeds, assets): each is quoted once.
 quote = lru_cache(maxsize=1 << 16)(_quote_uncached)
+# The paths quote() leaves as they are (its safe "/" and the characters it
+# never quotes): most paths, checked in a fifth of the time of a quote() that
+# misses its cache, as the API, feeds and sitemap's 100,000s of paths do.
+_QUOTED_AS_IS = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch
 
 PAGE_SIZE = 100
 MARKER = ".errorsite.json"  # in every site a build writes: "this folder is ours to replace" (cache/)
@@ -33,10 +37,10 @@ class Site(NamedTuple):
         return _path_of(self.base_url)
 
     def href(self, path: str) -> str:
-        return _path_of(self.base_url) + quote(path)
+        return _path_of(self.base_url) + (path if _QUOTED_AS_IS(path) else quote(path))
 
     def absolute(self, path: str) -> str:
-        return self.base_url + quote(path)
+        return self.base_url + (path if _QUOTED_AS_IS(path) else quote(path))
 
     def is_local(self) -> bool:
         """Served from this machine (a preview), not deployed."""

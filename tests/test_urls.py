@@ -141,3 +141,12 @@ def test_output_name_refuses_exactly_the_paths_with_an_unsafe_part(path):
             output_name(path)
     else:
         assert output_name(path) == name
+
+
+@given(st.text(max_size=40))
+def test_links_quote_every_path_as_urllib_does(path):
+    """href and absolute skip quote() for the paths it leaves as they are; any path quotes as urllib's."""
+    from urllib.parse import quote
+    site = Site("https://example.org/errors/")
+    assert site.href(path) == "/errors/" + quote(path)
+    assert site.absolute(path) == "https://example.org/errors/" + quote(path)
