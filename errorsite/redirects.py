@@ -52,8 +52,13 @@ def merge(previous: dict[str, Known], summaries: list[Summary]) -> dict[str, Kno
     merged = dict(previous)
     for s in summaries:
         path, before = urls.record_path(s), previous.get(s.id)
-        old = set(before.old) | {before.path} if before else set()
-        merged[s.id] = Known(path, s.message, tuple(sorted(old - {path})[:MAX_OLD]), False)
+        if before is None:  # a first build's every record: nothing to carry
+            merged[s.id] = Known(path, s.message, (), False)
+        elif before.path == path and not before.old and not before.removed and before.message == s.message:
+            merged[s.id] = before  # most records of a rebuild: where they were, as they were
+        else:
+            old = set(before.old) | {before.path}
+            merged[s.id] = Known(path, s.message, tuple(sorted(old - {path})[:MAX_OLD]), False)
     current = {s.id for s in summaries}
     for record_id, known in previous.items():
         if record_id not in current and not known.removed:
