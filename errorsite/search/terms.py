@@ -51,8 +51,7 @@ class TermIndex:
         self.lengths = [array("i") for _ in FIELDS]
         self.message_words = array("i")        # distinct message words per ref
         self._stems: dict[str, str] = {}
-        self._averages: list[float] | None = None
-        self._norms: list[array] = []
+        self._norms: list[array] | None = None  # weights' per-record part, made once all are added
 
     @property
     def count(self) -> int:
@@ -66,7 +65,7 @@ class TermIndex:
 
     def add(self, fields: dict[str, list[str]]) -> int:
         ref = self.count
-        self._averages = None
+        self._norms = None
         stems = self._stems
         for f, (name, _) in enumerate(FIELDS):
             tokens = [str(token).lower() for token in fields[name]]   # as lunr.py's tokenizer does
@@ -97,14 +96,15 @@ class TermIndex:
     def weights(self, term: Term) -> list[list[tuple[int, float]]]:
         """Per field, [(ref, weight)]: the entries of lunr's field vectors for this term."""
         count = self.count
-        if self._averages is None:   # lunr.py: the sum of a field's lengths over the number of records
-            self._averages = [sum(lengths) / count for lengths in self.lengths]
+        if self._norms is None:
+            # lunr.py's average: the sum of a field's lengths over the number of records.
+            averages = [sum(lengths) / count for lengths in self.lengths]
             # Each record's length part of lunr's BM25 denominator, per field, as lunr.py
             # computes it (the same operations in the same order, so the same floats):
             # once a record rather than once a posting (4 million at 100k).
             # A field no record has (average 0) has no postings to weigh.
             self._norms = [array("d", [K1 * (1 - B + B * (n / average)) for n in lengths] if average else [])
-                           for lengths, average in zip(self.lengths, self._averages)]
+                           for lengths, average in zip(self.lengths, averages)]
         documents = term.documents
         idf = math.log(1 + abs((count - documents + 0.5) / (documents + 0.5)))
         result = []
