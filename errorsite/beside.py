@@ -5,6 +5,7 @@ beside the listings (sitewide.made_pages)."""
 from __future__ import annotations
 
 import collections
+import gc
 import multiprocessing
 import multiprocessing.connection
 import threading
@@ -25,7 +26,10 @@ class Beside:
         context = multiprocessing.get_context("spawn")
         self.receiving, sending = context.Pipe(duplex=False)
         # A daemon: a build that fails before asking leaves no process waiting to send.
-        self.process = context.Process(target=send_items, args=(sending, function, *args), daemon=True)
+        # The collector's thresholds of this process go with it (cli.collect_garbage_less_often):
+        # the search data is hundreds of thousands of long-lived objects too (1.0 of 17.4 CPU-s at 100k).
+        self.process = context.Process(target=send_items, args=(sending, gc.get_threshold(), function, *args),
+                                       daemon=True)
         self.process.start()
         sending.close()  # the child's end: receiving sees EOF if the child dies
         self.ended, self.returned = False, None
@@ -65,11 +69,13 @@ class Beside:
         self.receiving.close()
 
 
-def send_items(sending: multiprocessing.connection.Connection, function: Callable[..., Iterator], *args) -> None:
+def send_items(sending: multiprocessing.connection.Connection, thresholds: tuple[int, ...],
+               function: Callable[..., Iterator], *args) -> None:
     """Beside's other end: each item, then the end with what a generator
     returned, or the error. They are sent by a thread (Outbox): the work goes
     on while the asking process is busy with its own, until SENT_AHEAD bytes
-    wait for it."""
+    wait for it. `thresholds`: the garbage collector's, as the asking process has them."""
+    gc.set_threshold(*thresholds)
     outbox = Outbox(sending, SENT_AHEAD)
     try:
         items = Finished(function(*args))

@@ -40,6 +40,22 @@ def test_the_items_come_in_order_from_another_process():
     assert items.process.exitcode == 0
 
 
+def thresholds():
+    import gc
+    yield gc.get_threshold()
+
+
+def test_the_process_beside_collects_garbage_as_seldom_as_the_one_that_started_it():
+    import gc
+    before = gc.get_threshold()
+    gc.set_threshold(12_345, 6, 7)  # the build's: its data, and the search data, are long-lived objects
+    try:
+        items = Beside(thresholds)
+    finally:
+        gc.set_threshold(*before)
+    assert list(items) == [(12_345, 6, 7)]
+
+
 def test_yield_from_gives_what_the_generator_returned():
     def everything(items):
         return (yield from items), None
