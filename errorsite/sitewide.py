@@ -164,8 +164,8 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
                ) -> Generator[Page, None, Made]:
     """The global pages, in the one order their inputs allow:
 
-        listings and code pages → API and feeds → redirects → search → static
-        files, sitemap and the site's own small files
+        listings and code pages → API and feeds → redirects → static files,
+        sitemap and the site's own small files → search
 
     The listings come first because the redirects and the sitemap need every
     HTML page (`html_paths`, an argument of each); the search data
@@ -191,12 +191,12 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
             served = yield from alongside(redirect_pages(env, summaries, html_paths, history, unavailable,
                                                          merged() if merged else None), ready)
+        with timed(timings, "static"):  # before waiting on the search data: it needs none of it
+            yield from alongside(site_files(site, env, options, static, html_paths, summaries), ready)
         with timed(timings, "search"):  # what is left of it
             warnings = yield from searched
     finally:
         searched.close()  # a build that failed before the search stage stops the process beside
-    with timed(timings, "static"):
-        yield from site_files(site, env, options, static, html_paths, summaries)
     return Made(html_paths, served, list(warnings), timings)
 
 
