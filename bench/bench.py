@@ -108,7 +108,8 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     if built and built[-1] != size:
         print(f"warning: built {built[-1]} of {size} records:\n{mine[-1].output[-2000:]}", file=sys.stderr)
     floors = {}
-    for key, flags in (("floor", []), ("floor_our_lexing", ["--our-lexing"])):
+    for key, flags in (("floor", []), ("floor_our_lexing", ["--our-lexing"]),
+                       ("floor_our_files", ["--our-lexing", "--our-files"])):
         measure.discard(floor_out)
         floors[key] = as_dict(measure.checked([sys.executable, str(ROOT / "bench" / "floor.py"), *flags,
                                                str(records), str(floor_out)]))

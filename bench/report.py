@@ -44,6 +44,10 @@ def table(r: dict) -> str:
         f = r["floor_our_lexing"]
         lines.append(row("floor, our lexing", *run_cells(f), tail=f"{1000 * f['cpu'] / n:.1f} CPU-ms/record"))
         lines.append(row("ours / that floor", ratio(ours["wall"], f["wall"]), ratio(ours["cpu"], f["cpu"])))
+    if r.get("floor_our_files"):
+        f = r["floor_our_files"]
+        lines.append(row("that floor, our files", *run_cells(f), tail=f"{1000 * f['cpu'] / n:.1f} CPU-ms/record"))
+        lines.append(row("ours / that floor", ratio(ours["wall"], f["wall"]), ratio(ours["cpu"], f["cpu"])))
     files = r["site_files"]
     for label, key in (("first cached build", "cold"), ("no-op rebuild", "noop"), ("one record changed", "one"),
                        ("and changed back", "one_back"), ("one summary changed", "one_summary")):
