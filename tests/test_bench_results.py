@@ -38,6 +38,8 @@ def test_a_line_holds_the_figures_in_seconds_and_mib():
                              "stages": {"records": 25.81}}
     assert entry["floor"] == {"wall_s": 31.25, "cpu_s": 57.7, "peak_rss_mib": 112.0}
     assert entry["noop"]["rewritten"] == 0
+    assert "hugo" not in entry and "floor_our_files" not in entry
+    assert results.line(result(floor_our_files=RUN), "9ddf6cf")["floor_our_files"]["cpu_s"] == 57.7
     assert "hugo" not in entry and "one" not in entry      # not measured: left out, not zero
     json.dumps(entry, allow_nan=False)
 
