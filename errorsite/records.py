@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import re
+import time
 import traceback
 from pathlib import Path
 from typing import Callable, Iterator
@@ -20,7 +21,7 @@ from .cache.keys import record_key
 from .load import load_file, read_record_bytes
 from .markup.code import forget_blocks
 from .model import Outcome, Page, Record, Reuse, Summary
-from .spread import in_processes, serial_then_spread
+from .spread import SERIAL_SECONDS, in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .plain import check_record
 from .cards import card_page, has_card
@@ -135,13 +136,29 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
     todo = [file for index, file in enumerate(files) if index not in known]
     if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:  # in this process, unless it proves slow (spread.py)
         yield from _in_order(len(files), known, serial_then_spread(
-            todo, worker, lambda rest: in_processes(_one_in_worker, rest, jobs, _start_worker, (worker,)), jobs))
+            todo, serially(worker), lambda rest: in_processes(_one_in_worker, rest, jobs, _start_worker, (worker,)),
+            jobs))
         return
     made = in_processes(_one_in_worker, todo, jobs, _start_worker, (worker,))
     try:
         yield from _in_order(len(files), known, made)
     finally:
         made.close()  # a consumer that stops early (a write failed) ends the processes now, not when collected
+
+
+def serially(worker: Worker, after: float = SERIAL_SECONDS) -> Callable[[Path], Outcome]:
+    """`worker` in this process, with our lexing (lexing.py) installed once it
+    has taken longer than `after`: a serial build (`-j 1`, or one CPU) of
+    thousands of records then highlights as fast as a worker does, and a
+    small one never pays for reading the lexers' rules. With more jobs, the records
+    left go to worker processes by then (spread.serial_then_spread)."""
+    started = time.monotonic()
+
+    def one(path: Path) -> Outcome:
+        if time.monotonic() - started > after:
+            lexing.install()  # its first call puts it in place; then a check
+        return worker(path)
+    return one
 
 
 def usable_jobs(jobs: int, report: Callable[[str], None]) -> int:

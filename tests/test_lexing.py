@@ -234,3 +234,22 @@ def test_a_records_highlighted_blocks_are_kept_for_that_record_only():
     second_record = json.loads(second.read_text())["record"]
     assert kept and kept <= {code_module.line_ends(second_record[field]) for field in CODE_FIELDS
                              if second_record.get(field)}
+
+
+def test_a_serial_build_that_proves_long_lexes_as_the_workers_do():
+    """records.serially: Pygments' own loop for a small serial build (reading
+    the lexers' rules would cost it more than it saves), ours once it has
+    taken longer than starting a worker would, as a `-j 1` build of
+    thousands of records does."""
+    from errorsite import records
+    before = RegexLexer.get_tokens_unprocessed
+    lexing.uninstall()
+    try:
+        done = []
+        records.serially(done.append, after=3600)("small.json")
+        assert RegexLexer.get_tokens_unprocessed is lexing.STOCK
+        records.serially(done.append, after=0)("large.json")
+        assert RegexLexer.get_tokens_unprocessed is lexing.get_tokens_unprocessed
+        assert done == ["small.json", "large.json"]
+    finally:
+        RegexLexer.get_tokens_unprocessed = before
