@@ -125,7 +125,7 @@ def assemble_command(argv: list[str]) -> int:
     for action in parser._actions:
         if action.dest == "jobs":
             action.help = "processes making the global pages: the search data is made beside the listings " \
-                          "(default: one per CPU)"
+                          "(default: one per CPU it may use)"
     parser.add_argument("shards", nargs="+", type=Path, metavar="SHARD", help="a shard folder")
     parser.add_argument("--force", action="store_true", help="as for the build")
     parser.add_argument("--previous-manifest", metavar="FILE", type=Path, help=PREVIOUS_HELP)
@@ -272,7 +272,7 @@ def check_command(argv: list[str]) -> int:
     for action in parser._actions:
         if action.dest == "jobs":
             action.help = "processes checking records once checking them in one proves slow: a record's code " \
-                          "may take its whole highlighting budget (default: one per CPU)"
+                          "may take its whole highlighting budget (default: one per CPU it may use)"
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text: `file: field: message`; json: one JSON object per problem "
                              "(file, field, message, level); github: GitHub Actions annotations "

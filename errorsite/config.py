@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from .cpus import usable_cpus
 from .render import SITE_DESCRIPTION, SITE_NAME, SiteOptions
 from .sitecard import MAX_FILE_BYTES, CardFile, card_file
 from .urls import PAGE_SIZE, normalize_base_url
@@ -59,7 +59,7 @@ KEYS: tuple[Key, ...] = (
     Key("cache_dir", "path", None, "folder for what a build keeps for the next one, never beside the output "
                                    "(default: the user's cache folder, e.g. ~/.cache/errorsite)"),
     Key("strict", "bool", False, "fail, writing nothing, if any record is bad"),
-    Key("jobs", "count", None, "processes rendering record pages (default: one per CPU)"),
+    Key("jobs", "count", None, "processes rendering record pages (default: one per CPU it may use)"),
     Key("card", "png", None, "a PNG (at most 5 MB, 4096 px a side) every page unfurls with, "
                              "instead of the square made from the title"),
     Key("cards", "bool", False, "a 1200×630 card image per record (its message, repository, type and "
@@ -280,5 +280,5 @@ def resolve(args: argparse.Namespace) -> Settings:
         else:
             values[key.attr] = key.default
     if values["jobs"] is None:
-        values["jobs"] = os.cpu_count() or 1
+        values["jobs"] = usable_cpus()
     return Settings(**values, config=config, defaulted=frozenset(defaulted))
