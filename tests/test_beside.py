@@ -193,6 +193,50 @@ def test_a_global_step_stopped_early_ends_the_search_process_it_started_before_i
     assert not multiprocessing.active_children()
 
 
+def test_with_other_summaries_than_the_previous_pages_the_search_data_starts_before_any_key(monkeypatch):
+    """Pages made from other summaries cannot stand, whatever the URL history
+    says (their key holds the summaries'), so the search data starts at once,
+    as with no previous pages, and the precise key waits for the pages; with
+    the same summaries the key decides first, and a search process started
+    for pages that then stand would be wasted."""
+    from errorsite import sitewide, urls
+    from errorsite.cache.previous import GlobalPages
+    from errorsite.cache.keys import summaries_key
+    from errorsite.model import Summary
+    from errorsite.render import SiteOptions
+    from errorsite.search import streamed_search
+
+    summaries = [Summary(source_file=f"r{n}.json", id=f"i{n}", repo="a/b", slug=f"r{n}", message=f"failure {n}",
+                         pattern=None, error_code=None, error_type="usage", error_class=None, severity="error",
+                         file_path=None, tags=(), analyzed_at=None, content_changed_at=None, card="It fails.")
+                 for n in range(sitewide.BESIDE_THRESHOLD)]
+    events = []
+    real_beside, real_paths = sitewide.Beside, sitewide.listing_paths
+
+    class Recorded(real_beside):
+        def __init__(self, *args):
+            events.append("search")
+            super().__init__(*args)
+    monkeypatch.setattr(sitewide, "Beside", Recorded)
+    monkeypatch.setattr(sitewide, "listing_paths", lambda *args: events.append("key") or real_paths(*args))
+
+    def first_event(previous_summaries: str) -> str:
+        events.clear()
+        previous = GlobalPages("an older key", [], previous_summaries, "another history")
+        pages = sitewide.sitewide_pages(urls.Site("https://example.org/"), summaries, [], {}, SiteOptions(), "",
+                                        sitewide.History.of(None), previous, streamed_search, jobs=2)
+        try:
+            next(pages)
+        finally:
+            pages.close()
+        return events[0]
+
+    assert first_event("summaries of an earlier build") == "search"
+    ours = summaries_key("", sorted(summaries, key=urls.record_path), "")
+    assert first_event(ours) == "key"
+    assert events[1] == "search"  # the key said the pages do not stand: made again
+
+
 def test_an_error_in_the_other_process_is_raised_by_ready_too():
     items = Beside(fails_after_one)
     deadline, taken = time.monotonic() + 30, []
