@@ -100,10 +100,11 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], re
     try:
         by_summaries = previous.summaries if as_before and previous is not None and previous.summaries else \
             summaries_key(fingerprint, whole_sorted(), "\0".join(sorted(unavailable)))
-        if previous is not None and other_summaries(previous, by_summaries) and in_own_process:
-            # The previous pages cannot stand (their key holds the summaries'): the search data
-            # under way now, not after the precise key (2.0 s sooner at 100k, one summary changed).
-            early = Beside(search, whole_sorted())
+        if previous is not None and previous.summaries and previous.summaries != by_summaries:
+            # Pages made from other summaries cannot stand (their key holds the summaries'): as with none,
+            # the search data under way now, not after the precise key (2.0 s sooner at 100k).
+            previous = None
+            early = Beside(search, whole_sorted()) if in_own_process else None
         return (yield from keyed_pages(site, whole_sorted, by_summaries, record_paths, static, options, history,
                                        previous, search, early, jobs, unavailable))
     finally:
@@ -116,7 +117,7 @@ def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], by_s
                 previous: GlobalPages | None, search: SearchStep, early: "Beside | None", jobs: int,
                 unavailable: set[str]) -> Generator[Page | Reuse, None, SitewideDone]:
     """sitewide_pages, once the summaries are sorted and keyed (`by_summaries`);
-    `early`: the search step, if already under way."""
+    `previous`: pages that may stand; `early`: the search step, if already under way."""
     lists = []
     # The history merged with the records: the key's and the redirect pages' (0.6 s at 100k).
     merged = functools.cache(lambda: merge(history.previous.known, whole_sorted()))
@@ -126,10 +127,10 @@ def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], by_s
         lists.append(listing_paths(whole_sorted(), options.page_size))
         return summaries_key(by_summaries + history_key(merged(), history.previous.lists, lists[0]), [])
 
-    # With no previous pages, or other summaries, the key is only the next build's: worked out
-    # while the search data is finished (made_pages), after the redirect pages' merge, which it shares.
-    reuse, key = (False, "") if previous is None or other_summaries(previous, by_summaries) else \
-        global_reuse(previous, by_summaries, history.digest, precise_key)
+    # With no previous pages, the key is only the next build's: worked out while the search
+    # data is finished (made_pages), after the redirect pages' merge, which it shares.
+    reuse, key = (False, "") if previous is None else global_reuse(previous, by_summaries, history.digest,
+                                                                    precise_key)
     if reuse:
         timings: dict[str, float] = {}
         with timed(timings, "global pages reused"):
@@ -149,12 +150,6 @@ def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], by_s
         return SitewideDone(NO_GLOBAL_PAGES, made.warnings, made.timings)  # listing_paths is out of step: reuse nothing
     # Sorted: the search data's pages come between the others as they are ready (made_pages).
     return SitewideDone(GlobalPages(key, sorted(paths), by_summaries, made.served), made.warnings, made.timings)
-
-
-def other_summaries(previous: GlobalPages, by_summaries: str) -> bool:
-    """Whether the previous pages were made from other summaries, so cannot
-    stand whatever the URL history (their key holds the summaries' key)."""
-    return bool(previous.summaries) and previous.summaries != by_summaries
 
 
 class Made(NamedTuple):

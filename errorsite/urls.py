@@ -20,6 +20,10 @@ quote = lru_cache(maxsize=1 << 16)(_quote_uncached)
 # misses its cache, as the API, feeds and sitemap's 100,000s of paths do.
 _QUOTED_AS_IS = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch
 
+
+def _quoted(path: str) -> str:
+    return path if _QUOTED_AS_IS(path) else quote(path)
+
 PAGE_SIZE = 100
 MARKER = ".errorsite.json"  # in every site a build writes: "this folder is ours to replace" (cache/)
 MAX_SEGMENT_BYTES = 255  # a file name's limit on common file systems
@@ -37,10 +41,10 @@ class Site(NamedTuple):
         return _path_of(self.base_url)
 
     def href(self, path: str) -> str:
-        return _path_of(self.base_url) + (path if _QUOTED_AS_IS(path) else quote(path))
+        return _path_of(self.base_url) + _quoted(path)
 
     def absolute(self, path: str) -> str:
-        return self.base_url + (path if _QUOTED_AS_IS(path) else quote(path))
+        return self.base_url + _quoted(path)
 
     def is_local(self) -> bool:
         """Served from this machine (a preview), not deployed."""
