@@ -12,18 +12,19 @@ import re
 import time
 import traceback
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 import jinja2
 
 from . import lexing, urls
 from .cache.keys import record_key
 from .load import load_file, read_record_bytes
-from .markup.code import forget_blocks
+from .markup.code import Blocks, forget_blocks, taken_blocks, use_blocks
 from .model import Outcome, Page, Record, Reuse, Summary
 from .spread import SERIAL_SECONDS, in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .plain import check_record
+from .validate import Checked
 from .cards import card_page, has_card
 from .links import permalink_page
 from .api import oembed, record_json
@@ -59,15 +60,32 @@ class Worker:
         return {**self.__dict__, "env": None}
 
     def __call__(self, path: Path) -> Outcome:
+        return self.chunk([path])[0]
+
+    def chunk(self, paths: list[Path]) -> list[Outcome]:
+        """Each file's outcome, in two passes over the chunk: every file loaded
+        and checked (its code highlighted), then every valid record rendered.
+        Each step taken for the whole chunk in turn, rather than all of one
+        record's steps, costs 3-5% less CPU (bench records, chunks of 32,
+        alternated: 1.997 -> 1.90 CPU-ms a record). A record's highlighted
+        blocks go with it from the one pass to the other, and no other
+        record's are kept (markup.code.forget_blocks)."""
+        firsts = [self._checked(path) for path in paths]
+        return [self._rendered(first) if isinstance(first, _Valid) else first for first in firsts]
+
+    def _checked(self, path: Path) -> Outcome | _Valid:
         forget_blocks()
         raw = load_file(path, self.root)
-        digest = raw.digest
         if raw.problem:
-            return Outcome([raw.problem], None, [], None, digest, claimed_id(path, self.root, raw.data))
+            return Outcome([raw.problem], None, [], None, raw.digest, claimed_id(path, self.root, raw.data))
         checked = check_record(raw.path, raw.data)
-        record = checked.record
-        if record is None:
-            return Outcome(checked.problems, None, [], None, digest, claimed_id(path, self.root, raw.data))
+        if checked.record is None:
+            return Outcome(checked.problems, None, [], None, raw.digest, claimed_id(path, self.root, raw.data))
+        return _Valid(raw.path, checked, raw.digest, taken_blocks())
+
+    def _rendered(self, valid: _Valid) -> Outcome:
+        use_blocks(valid.blocks)
+        record = valid.checked.record
         key = record_key(record, self.fingerprint)
         summary = summarize(record)
         paths = record_paths(record, self.options.cards)
@@ -80,10 +98,18 @@ class Worker:
             except TemplateMissing:
                 raise  # not this record's fault: every record needs its templates
             except jinja2.TemplateError as error:
-                raise RenderFailed(raw.path, f"template error: {template_error(error)}") from None
+                raise RenderFailed(valid.path, f"template error: {template_error(error)}") from None
             except Exception:  # a bug: its traceback, which a pool would not carry back, and the record
-                raise RenderFailed(raw.path, f"cannot render:\n{traceback.format_exc()}") from None
-        return Outcome(checked.problems, summary, pages, key, digest)
+                raise RenderFailed(valid.path, f"cannot render:\n{traceback.format_exc()}") from None
+        return Outcome(valid.checked.problems, summary, pages, key, valid.digest)
+
+
+class _Valid(NamedTuple):
+    """A valid record between Worker.chunk's two passes."""
+    path: str          # as shown to the user
+    checked: Checked
+    digest: str | None
+    blocks: Blocks     # its code, highlighted (markup.code.taken_blocks)
 
 
 CLAIMED_ID = re.compile(rb'"id"\s*:\s*"([A-Za-z0-9_-]{1,64})"')
@@ -136,10 +162,11 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
     todo = [file for index, file in enumerate(files) if index not in known]
     if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:  # in this process, unless it proves slow (spread.py)
         yield from _in_order(len(files), known, serial_then_spread(
-            todo, serially(worker), lambda rest: in_processes(_one_in_worker, rest, jobs, _start_worker, (worker,)),
+            todo, serially(worker), lambda rest: in_processes(_chunk_in_worker, rest, jobs, _start_worker, (worker,),
+                                                             by_chunk=True),
             jobs))
         return
-    made = in_processes(_one_in_worker, todo, jobs, _start_worker, (worker,))
+    made = in_processes(_chunk_in_worker, todo, jobs, _start_worker, (worker,), by_chunk=True)
     try:
         yield from _in_order(len(files), known, made)
     finally:
@@ -190,5 +217,5 @@ def _start_worker(worker: Worker) -> None:
     lexing.install()
 
 
-def _one_in_worker(path: Path) -> Outcome:
-    return _worker(path)
+def _chunk_in_worker(paths: list[Path]) -> list[Outcome]:
+    return _worker.chunk(paths)

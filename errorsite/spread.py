@@ -48,8 +48,8 @@ def serial_then_spread(items: list[Item], serially: Callable[[Item], Result],
         yield serially(item)
 
 
-def in_processes(function: Callable[[Item], Result], items: list[Item], jobs: int,
-                 initializer: Callable | None = None, initargs: tuple = ()) -> Iterator[Result]:
+def in_processes(function: Callable, items: list[Item], jobs: int,
+                 initializer: Callable | None = None, initargs: tuple = (), by_chunk: bool = False) -> Iterator[Result]:
     """function(item) for each item, in order, made by up to `jobs` spawned
     processes. The items go in chunks (chunk_size): one item a task when
     there are few, so that records which each take a whole budget are
@@ -59,16 +59,18 @@ def in_processes(function: Callable[[Item], Result], items: list[Item], jobs: in
     and the processes end once their task is done (never killed, so none
     dies holding a lock of the queues between them). `function` must be
     importable by name (a module's top-level function); initializer(*initargs)
-    runs once in each process, before its first item."""
+    runs once in each process, before its first item. `by_chunk`: `function`
+    takes a chunk (a list of items) and returns their results, in order."""
     size = chunk_size(len(items), jobs)
     executor = ProcessPoolExecutor(max(1, min(jobs, len(items))), mp_context=multiprocessing.get_context("spawn"),
                                    initializer=initializer, initargs=initargs)
     try:
         chunks = (items[start:start + size] for start in range(0, len(items), size))
-        running = deque(executor.submit(_each, function, chunk) for chunk in islice(chunks, jobs * AHEAD))
+        task = (function,) if by_chunk else (_each, function)
+        running = deque(executor.submit(*task, chunk) for chunk in islice(chunks, jobs * AHEAD))
         while running:  # at most AHEAD chunks a process wait, so none pile up before a slow consumer
             done = running.popleft().result()
-            running.extend(executor.submit(_each, function, chunk) for chunk in islice(chunks, 1))
+            running.extend(executor.submit(*task, chunk) for chunk in islice(chunks, 1))
             yield from done
     finally:
         executor.shutdown(wait=True, cancel_futures=True)

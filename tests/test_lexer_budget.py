@@ -176,6 +176,11 @@ def test_a_consumer_that_stops_closes_the_processes():
 
 def test_processes_give_results_in_order_and_raise_a_failure():
     assert list(in_processes(abs, [-3, 2, -1, 0], 2)) == [3, 2, 1, 0]
+    items = list(range(200, 0, -1))  # chunks of 6: each sorted by the function, given whole
+    size = spread.chunk_size(len(items), 2)
+    assert size > 1
+    assert list(in_processes(sorted, items, 2, by_chunk=True)) == [
+        item for start in range(0, len(items), size) for item in sorted(items[start:start + size])]
     with pytest.raises(ValueError):
         list(in_processes(int, ["1", "x", "3"], 2))
 
@@ -214,9 +219,9 @@ def test_a_small_build_that_proves_slow_renders_the_rest_in_processes(tmp_path, 
     records = stalling_records(tmp_path / "records", 2)
     spread_files = []
 
-    def recorded(function, items, jobs, *start):
+    def recorded(function, items, jobs, *start, **chunks):
         spread_files.extend(path.name for path in items)
-        return in_processes(function, items, jobs, *start)
+        return in_processes(function, items, jobs, *start, **chunks)
     monkeypatch.setattr(spread, "SERIAL_SECONDS", -1)  # the first file here, the others in processes
     monkeypatch.setattr(errorsite_records, "in_processes", recorded)
     result, lines = build_quietly(records, tmp_path / "out", BASE_URL, jobs=2)

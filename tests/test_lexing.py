@@ -251,6 +251,32 @@ def test_a_records_highlighted_blocks_are_kept_for_that_record_only():
                              if second_record.get(field)}
 
 
+def test_a_chunk_of_records_gives_what_each_alone_gives_and_lexes_each_records_blocks(tmp_path, monkeypatch):
+    """Worker.chunk checks every record, then renders them: the same outcomes
+    as one record at a time, each record's blocks made for it (two records
+    with the same code lex it twice, as real records would) and shown by its
+    own page, a rejected file among them."""
+    folder = (PROJECT / "tests" / "fixtures" / "mined" / "go" / "records").resolve()
+    paths = sorted(folder.glob("*.json"))[:6]
+    twin = tmp_path / "twin.json"
+    data = json.loads(paths[0].read_text())
+    data["record"]["id"] = data["record"]["id"] + "-twin"
+    twin.write_text(json.dumps(data))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"record": {"id": "x"}}')
+    chunk = [paths[0], broken, *paths[1:], twin]
+    one = records.Worker(urls.Site("http://localhost:8000/"), SiteOptions(), Path("/"), "test", {})
+    alone = [one(path) for path in chunk]
+    lexed_blocks = []
+    real = code_module._highlight_anew
+    monkeypatch.setattr(code_module, "_highlight_anew", lambda code, *rest: lexed_blocks.append(code) or real(code, *rest))
+    together = records.Worker(urls.Site("http://localhost:8000/"), SiteOptions(), Path("/"), "test", {})
+    assert together.chunk(chunk) == alone
+    assert alone[1].summary is None and alone[1].problems and all(outcome.summary for outcome in alone[2:])
+    first_code = {code_module.line_ends(data["record"][field]) for field in CODE_FIELDS if data["record"].get(field)}
+    assert first_code and all(lexed_blocks.count(code) == 2 for code in first_code)
+
+
 def test_a_serial_build_that_proves_long_lexes_as_the_workers_do():
     """records.serially: Pygments' own loop for a small serial build (reading
     the lexers' rules would cost it more than it saves), ours once it has

@@ -133,6 +133,23 @@ def forget_blocks() -> None:
     _made.clear()
 
 
+Blocks = dict[tuple[str, Lexer], str]
+
+
+def taken_blocks() -> Blocks:
+    """The blocks made so far, forgotten here: a record checked before others
+    are (records.Worker) takes its own along to its rendering."""
+    blocks = dict(_made)
+    _made.clear()
+    return blocks
+
+
+def use_blocks(blocks: Blocks) -> None:
+    """These blocks, and no others, as the ones made so far (taken_blocks')."""
+    _made.clear()
+    _made.update(blocks)
+
+
 def _highlighted(code: str, lexer: Lexer, seconds: float) -> str | None:
     """Pygments' HTML, or None when the lexer took longer than `seconds` (and was stopped)."""
     key = (code, lexer)
