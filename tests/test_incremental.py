@@ -272,8 +272,8 @@ def test_a_record_read_again_keeps_its_pages_when_they_are_the_same(tmp_path, mo
     (records / "r0003.json").write_text(json.dumps(record_data(3)))
     (site / "tags/search/error-number-3/index.html").unlink()
     rendered = []
-    real = records_module.record_files
-    monkeypatch.setattr(records_module, "record_files",
+    real = records_module.record_page
+    monkeypatch.setattr(records_module, "record_page",
                         lambda env, record, summary: rendered.append(record.id) or real(env, record, summary))
     loaded = []
     real_load = records_module.load_file
