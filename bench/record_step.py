@@ -19,12 +19,13 @@ from pathlib import Path
 
 from errorsite import lexing, plain, records, urls
 from errorsite.render import SiteOptions
+from errorsite.spread import LARGEST_CHUNK
 
-PARTS = {records: ("load_file", "check_record", "record_key", "summarize", "record_page", "permalink_page",
+PARTS = {records: ("load_file", "check", "shown_plain", "record_key", "summarize", "record_page", "permalink_page",
                    "record_json", "record_markdown", "oembed"),
          plain: ("slow_code", "check_markdown")}
-LABELS = {"check_record": "check", "slow_code": "check: highlighting (the floor's work)",
-          "check_markdown": "check: Markdown"}
+LABELS = {"check": "check: validating", "shown_plain": "check: what is shown plain",
+          "slow_code": "check: highlighting (the floor's work)", "check_markdown": "check: Markdown"}
 
 
 def timed(spent: collections.Counter, name: str, function):
@@ -49,7 +50,8 @@ def profile(folder: Path, count: int | None = None) -> tuple[int, float, collect
         for (module, name), function in originals.items():
             setattr(module, name, timed(spent, LABELS.get(name, name), function))
         started = time.process_time()
-        outcomes = [worker(path) for path in files]
+        outcomes = [outcome for start in range(0, len(files), LARGEST_CHUNK)  # in chunks, as a build's workers
+                    for outcome in worker.chunk(files[start:start + LARGEST_CHUNK])]
         total = time.process_time() - started
     finally:
         for (module, name), function in originals.items():

@@ -18,12 +18,13 @@ import jinja2
 
 from . import lexing, urls
 from .cache.keys import record_key
-from .load import load_file, read_record_bytes
+from .load import RawRecord, load_file, read_record_bytes
 from .markup.code import Blocks, forget_blocks, taken_blocks, use_blocks
 from .model import Outcome, Page, Problem, Record, Reuse, Summary
 from .spread import SERIAL_SECONDS, in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
-from .plain import check_record
+from .plain import shown_plain
+from .validate import Checked, check
 from .cards import card_page, has_card
 from .links import permalink_page
 from .api import oembed, record_json
@@ -70,18 +71,22 @@ class Worker:
         time, alternated: 1.87-1.96 -> 1.61-1.71 CPU-ms a record). A
         record's highlighted blocks go with it from the check to its files,
         and no other record's are kept (markup.code.forget_blocks)."""
-        firsts = [self._checked(path) for path in paths]
+        raws = [load_file(path, self.root) for path in paths]
+        checks = [None if raw.problem else check(raw.path, raw.data) for raw in raws]
+        firsts = [self._shown(path, raw, checked) for path, raw, checked in zip(paths, raws, checks)]
         made = iter(self._outcomes([first for first in firsts if isinstance(first, _Valid)]))
         return [next(made) if isinstance(first, _Valid) else first for first in firsts]
 
-    def _checked(self, path: Path) -> Outcome | _Valid:
-        forget_blocks()
-        raw = load_file(path, self.root)
-        if raw.problem:
-            return Outcome([raw.problem], None, [], None, raw.digest, claimed_id(path, self.root, raw.data))
-        checked = check_record(raw.path, raw.data)
-        if checked.record is None:
-            return Outcome(checked.problems, None, [], None, raw.digest, claimed_id(path, self.root, raw.data))
+    def _shown(self, path: Path, raw: RawRecord, checked: Checked | None) -> Outcome | _Valid:
+        """The record as its page shows it (plain.shown_plain: its code
+        highlighted, the blocks taken along), or the outcome of a file that
+        makes no record."""
+        if checked is not None:
+            forget_blocks()
+            checked = shown_plain(checked)
+        if checked is None or checked.record is None:
+            problems = [raw.problem] if checked is None else checked.problems
+            return Outcome(problems, None, [], None, raw.digest, claimed_id(path, self.root, raw.data))
         return _Valid(raw.path, checked.record, checked.problems, raw.digest, taken_blocks())
 
     def _outcomes(self, valids: list[_Valid]) -> list[Outcome]:
