@@ -64,13 +64,15 @@ class Worker:
 
     def chunk(self, paths: list[Path]) -> list[Outcome]:
         """Each file's outcome. Each step is taken for the whole chunk in turn
-        rather than all of one record's steps: every file loaded and checked
-        (its code highlighted), then each kind of file made for every valid
-        record (its page for each, then its permalink's…), which costs 14% less
-        CPU (a worker on bench records, chunks of 32 against one record at a
-        time, alternated: 1.87-1.96 -> 1.61-1.71 CPU-ms a record). A
-        record's highlighted blocks go with it from the check to its files,
-        and no other record's are kept (markup.code.forget_blocks)."""
+        rather than all of one record's steps: every file read, every record
+        validated, what each shows plain worked out (its code highlighted),
+        then each kind of file made for every valid record (its page for
+        each, then its permalink's…). A worker on bench records, chunks of 32
+        against one record at a time, alternated: 1.87-1.96 -> 1.61-1.71
+        CPU-ms a record, and 4% less again with validating apart; 10k builds:
+        the workers 9.5% less CPU (docs/performance.md). A record's
+        highlighted blocks go with it from the check to its files, and no
+        other record's are kept (markup.code.forget_blocks)."""
         raws = [load_file(path, self.root) for path in paths]
         checks = [None if raw.problem else check(raw.path, raw.data) for raw in raws]
         firsts = [self._shown(path, raw, checked) for path, raw, checked in zip(paths, raws, checks)]
@@ -90,13 +92,17 @@ class Worker:
         return _Valid(raw.path, checked.record, checked.problems, raw.digest, taken_blocks())
 
     def _outcomes(self, valids: list[_Valid]) -> list[Outcome]:
+        """Each valid record's outcome: its files made anew, or Reuses of the
+        previous build's when they were made from its key."""
         keys = [record_key(valid.record, self.fingerprint) for valid in valids]
         summaries = [summarize(valid.record) for valid in valids]
         paths = [record_paths(valid.record, self.options.cards) for valid in valids]
-        stale = [index for index, key in enumerate(keys) if any(self.previous.get(path) != key for path in paths[index])]
+        stale = [index for index, key in enumerate(keys)
+                 if any(self.previous.get(path) != key for path in paths[index])]
         made = dict(zip(stale, self._files([valids[index] for index in stale], [summaries[index] for index in stale])))
-        return [Outcome(valid.problems, summaries[index], made[index] if index in made else [Reuse(path) for path in paths[index]],
-                        keys[index], valid.digest) for index, valid in enumerate(valids)]
+        return [Outcome(valid.problems, summary, made[index] if index in made else [Reuse(path) for path in own],
+                        key, valid.digest)
+                for index, (valid, summary, own, key) in enumerate(zip(valids, summaries, paths, keys))]
 
     def _files(self, valids: list[_Valid], summaries: list[Summary]) -> list[list[Page]]:
         """Each record's own files (record_files'), one kind at a time."""
