@@ -21,7 +21,7 @@ from .cache.keys import record_key
 from .load import RawRecord, load_file, read_record_bytes
 from .markup.code import Blocks, forget_blocks, taken_blocks, use_blocks
 from .model import Outcome, Page, Problem, Record, Reuse, Summary
-from .spread import SERIAL_SECONDS, in_processes, serial_then_spread
+from .spread import LARGEST_CHUNK, SERIAL_SECONDS, in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .plain import shown_plain
 from .validate import Checked, check
@@ -193,11 +193,16 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
     """Each file's outcome, in order; those in `known` (by index) are not worked out again (their file may be None)."""
     known = known or {}
     todo = [file for index, file in enumerate(files) if index not in known]
-    if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:  # in this process, unless it proves slow (spread.py)
+    if jobs <= 1:  # in this process, a chunk at a time as a worker process takes them
+        in_turn = serially(worker)
+        chunks = (todo[start:start + LARGEST_CHUNK] for start in range(0, len(todo), LARGEST_CHUNK))
+        yield from _in_order(len(files), known, (outcome for chunk in chunks for outcome in in_turn(chunk)))
+        return
+    if len(todo) < PARALLEL_THRESHOLD:  # in this process, a record at a time, unless it proves slow (spread.py)
+        in_turn = serially(worker)
         yield from _in_order(len(files), known, serial_then_spread(
-            todo, serially(worker), lambda rest: in_processes(_chunk_in_worker, rest, jobs, _start_worker, (worker,),
-                                                             by_chunk=True),
-            jobs))
+            todo, lambda path: in_turn([path])[0],
+            lambda rest: in_processes(_chunk_in_worker, rest, jobs, _start_worker, (worker,), by_chunk=True), jobs))
         return
     made = in_processes(_chunk_in_worker, todo, jobs, _start_worker, (worker,), by_chunk=True)
     try:
@@ -206,19 +211,20 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
         made.close()  # a consumer that stops early (a write failed) ends the processes now, not when collected
 
 
-def serially(worker: Worker, after: float = SERIAL_SECONDS) -> Callable[[Path], Outcome]:
-    """`worker` in this process, with our lexing (lexing.py) installed once it
-    has taken longer than `after`: a serial build (`-j 1`, or one CPU) of
-    thousands of records then highlights as fast as a worker does, and a
-    small one never pays for reading the lexers' rules. With more jobs, the records
-    left go to worker processes by then (spread.serial_then_spread)."""
+def serially(worker: Worker, after: float = SERIAL_SECONDS) -> Callable[[list[Path]], list[Outcome]]:
+    """`worker`'s chunks in this process, with our lexing (lexing.py)
+    installed once it has taken longer than `after`: a serial build (`-j 1`,
+    or one CPU) of thousands of records then highlights as fast as a worker
+    does, and a small one never pays for reading the lexers' rules. With more
+    jobs, the records left go to worker processes by then
+    (spread.serial_then_spread)."""
     started = time.monotonic()
 
-    def one(path: Path) -> Outcome:
+    def chunk(paths: list[Path]) -> list[Outcome]:
         if time.monotonic() - started > after:
             lexing.install()  # its first call puts it in place; then a check
-        return worker(path)
-    return one
+        return worker.chunk(paths)
+    return chunk
 
 
 def usable_jobs(jobs: int, report: Callable[[str], None]) -> int:

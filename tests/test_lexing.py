@@ -6,6 +6,7 @@ import io
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pygments
 import pytest
@@ -287,9 +288,10 @@ def test_a_serial_build_that_proves_long_lexes_as_the_workers_do():
     lexing.uninstall()
     try:
         done = []
-        records.serially(done.append, after=3600)("small.json")
+        worker = SimpleNamespace(chunk=done.extend)
+        records.serially(worker, after=3600)(["small.json"])
         assert RegexLexer.get_tokens_unprocessed is lexing.STOCK
-        records.serially(done.append, after=0)("large.json")
+        records.serially(worker, after=0)(["large.json"])
         assert RegexLexer.get_tokens_unprocessed is lexing.get_tokens_unprocessed
         assert done == ["small.json", "large.json"]
     finally:

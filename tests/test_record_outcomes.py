@@ -3,6 +3,7 @@ ones (the previous build's, which stand) merged with the ones made now."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from errorsite import records
 
@@ -13,7 +14,7 @@ def test_known_outcomes_come_in_file_order_and_are_let_go_once_passed_on():
     400,000 pages through the global steps (a rebuild's memory at 100k)."""
     known = {0: "kept 0", 2: "kept 2"}
     made = []
-    worker = lambda path: made.append(path) or f"made {path.name}"  # noqa: E731 - a Worker's call, serially
+    worker = SimpleNamespace(chunk=lambda paths: [made.append(path) or f"made {path.name}" for path in paths])
     files = [None, Path("one.json"), None, Path("three.json")]
     came, seen_known = [], []
     for outcome in records.outcomes(worker, files, jobs=1, known=known):
@@ -22,3 +23,12 @@ def test_known_outcomes_come_in_file_order_and_are_let_go_once_passed_on():
     assert came == ["kept 0", "made one.json", "kept 2", "made three.json"]
     assert made == [Path("one.json"), Path("three.json")]
     assert seen_known == [1, 1, 0, 0] and known == {}
+
+
+def test_a_serial_build_takes_its_records_a_chunk_at_a_time_as_a_worker_process_does():
+    """-j 1: Worker.chunk's steps for 32 records in turn, in file order."""
+    chunks = []
+    worker = SimpleNamespace(chunk=lambda paths: chunks.append(len(paths)) or [path.name for path in paths])
+    files = [Path(f"{n:03}.json") for n in range(70)]
+    assert list(records.outcomes(worker, files, jobs=1)) == [path.name for path in files]
+    assert chunks == [32, 32, 6]
