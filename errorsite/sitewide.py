@@ -106,7 +106,7 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], re
             previous = None
             early = Beside(search, whole_sorted()) if in_own_process else None
         return (yield from keyed_pages(site, whole_sorted, by_summaries, record_paths, static, options, history,
-                                       previous, search, early, jobs, unavailable))
+                                       previous, search, early, in_own_process, unavailable))
     finally:
         if early is not None:
             early.close()  # ended by then, unless the build failed
@@ -114,10 +114,11 @@ def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], re
 
 def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], by_summaries: str,
                 record_paths: list[str], static: dict[str, bytes], options: SiteOptions, history: History,
-                previous: GlobalPages | None, search: SearchStep, early: "Beside | None", jobs: int,
+                previous: GlobalPages | None, search: SearchStep, early: "Beside | None", in_own_process: bool,
                 unavailable: set[str]) -> Generator[Page | Reuse, None, SitewideDone]:
     """sitewide_pages, once the summaries are sorted and keyed (`by_summaries`);
-    `previous`: pages that may stand; `early`: the search step, if already under way."""
+    `previous`: pages that may stand; `early`: the search step, if already under way;
+    `in_own_process`: whether the search step runs beside this one (beside())."""
     lists = []
     # The history merged with the records: the key's and the redirect pages' (0.6 s at 100k).
     merged = functools.cache(lambda: merge(history.previous.known, whole_sorted()))
@@ -138,7 +139,7 @@ def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], by_s
         return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
     summaries = whole_sorted()
     paths = []
-    searched = early or (Beside(search, summaries) if beside(jobs, len(summaries)) else search(summaries))
+    searched = early or (Beside(search, summaries) if in_own_process else search(summaries))
     pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, searched,
                                 unavailable, merged, precise_key))
     for page in pages:

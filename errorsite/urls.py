@@ -24,6 +24,7 @@ _QUOTED_AS_IS = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch
 def _quoted(path: str) -> str:
     return path if _QUOTED_AS_IS(path) else quote(path)
 
+
 PAGE_SIZE = 100
 MARKER = ".errorsite.json"  # in every site a build writes: "this folder is ours to replace" (cache/)
 MAX_SEGMENT_BYTES = 255  # a file name's limit on common file systems
