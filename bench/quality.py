@@ -25,6 +25,7 @@ each set we mined, to judge a change of the judge on more pastes.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import subprocess
@@ -38,6 +39,8 @@ from typing import Iterable
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 MINED = ROOT / "tests" / "fixtures" / "mined"
+NEAR_MISSES = ROOT / "tests" / "fixtures" / "near-misses"
+LOCAL = ROOT / "records"
 HARD = ROOT / "tests" / "fixtures" / "queries-hard.json"
 RUNNER = ROOT / "bench" / "search-quality.js"
 
@@ -53,10 +56,22 @@ class Query:
 
 
 @dataclass(frozen=True)
+class NearMiss:
+    """A real paste of an error that has no record, from a repository that
+    has one beside it (its sibling): any match called for it is wrong."""
+    text: str
+    sibling: str   # the sibling record's path on the site
+    kind: str      # same-class, same-repo, same-words, long-log
+    message: str   # the paste's own message line
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Suite:
     documents: dict[str, dict]   # "set/file name" → record file's JSON
     queries: list[Query]
     sets: dict[str, list[str]]   # set → the keys of the documents its queries expect
+    paths: dict[str, str]        # "set/file name" → its record's path, for every record file of every set
 
 
 def record_path(document: dict) -> str:
@@ -158,19 +173,22 @@ def same_error(document: dict) -> tuple[str, str]:
     return record["repo"].lower(), literal(pattern_of(document))
 
 
-def _add(key: str, document: dict, documents: dict, sets: dict) -> str:
+def _add(key: str, document: dict, documents: dict, sets: dict, paths: dict) -> str:
     """Adds a record to the suite unless it has it already; the record's path."""
     for kept_key, kept in documents.items():
         if same_error(kept) == same_error(document):
             sets.setdefault(key.split("/")[0], []).append(kept_key)
-            return record_path(kept)
+            paths[key] = record_path(kept)
+            return paths[key]
     documents[key] = document
     sets.setdefault(key.split("/")[0], []).append(key)
-    return record_path(document)
+    paths[key] = record_path(document)
+    return paths[key]
 
 
-def _set(name: str, records: Path, queries: Iterable[dict], documents: dict, sets: dict) -> list[Query]:
-    by_file = {path.name: _add(f"{name}/{path.name}", json.loads(path.read_text(encoding="utf-8")), documents, sets)
+def _set(name: str, records: Path, queries: Iterable[dict], documents: dict, sets: dict, paths: dict) -> list[Query]:
+    by_file = {path.name: _add(f"{name}/{path.name}", json.loads(path.read_text(encoding="utf-8")), documents, sets,
+                               paths)
                for path in sorted(records.glob("*.json"))}
     return [Query(q["query"], by_file[q["expect"]], q["kind"], name, q.get("source", "")) for q in queries]
 
@@ -190,26 +208,41 @@ def hard_documents() -> list[dict]:
     return documents
 
 
-def load_suite(shared: Path = SHARED, mined: Path = MINED) -> Suite:
-    """Every set there is: the shared ones need ../shared (absent: none of them)."""
+def load_suite(shared: Path = SHARED, mined: Path = MINED, local: Path = LOCAL) -> Suite:
+    """Every set there is: the shared ones need ../shared (absent: none of
+    them); `local` is the checkout's own records/, records without queries
+    (the near misses' siblings among them)."""
     documents: dict[str, dict] = {}
     sets: dict[str, list[str]] = {}
+    paths: dict[str, str] = {}
     queries: list[Query] = []
     if (shared / "records").is_dir():
         shared_queries = [q for name in ("queries.json", "queries-real.json")
                           for q in json.loads((shared / name).read_text(encoding="utf-8"))]
-        queries += _set("shared", shared / "records", shared_queries, documents, sets)
+        queries += _set("shared", shared / "records", shared_queries, documents, sets, paths)
         for folder in sorted((shared / "real-pastes").glob("set-*")):
             queries += _set(folder.name, folder / "records",
-                            json.loads((folder / "queries.json").read_text(encoding="utf-8")), documents, sets)
-        hard = {record_path(d): _add(f"hard/{i}", d, documents, sets) for i, d in enumerate(hard_documents())}
+                            json.loads((folder / "queries.json").read_text(encoding="utf-8")), documents, sets, paths)
+        hard = {record_path(d): _add(f"hard/{i}", d, documents, sets, paths) for i, d in enumerate(hard_documents())}
         for q in json.loads(HARD.read_text(encoding="utf-8"))["queries"]:
             repo, slug = q["expect"].split()
             queries.append(Query(q["query"], hard[f"/{repo.lower()}/{slug}/"], q["kind"], "hard", q.get("source", "")))
     for folder in sorted(p for p in mined.glob("*") if (p / "queries.json").is_file()):
         queries += _set(f"mined-{folder.name}", folder / "records",
-                        json.loads((folder / "queries.json").read_text(encoding="utf-8")), documents, sets)
-    return Suite(documents, also_right(queries, documents, sets), sets)
+                        json.loads((folder / "queries.json").read_text(encoding="utf-8")), documents, sets, paths)
+    _set("local", local, [], documents, sets, paths)
+    return Suite(documents, also_right(queries, documents, sets), sets, paths)
+
+
+def load_near_misses(suite: Suite, folder: Path = NEAR_MISSES) -> list[NearMiss]:
+    """tests/fixtures/near-misses/*/queries.json, each with its sibling's path."""
+    found = []
+    for path in sorted(folder.glob("*/queries.json")):
+        for q in json.loads(path.read_text(encoding="utf-8")):
+            if q["sibling"] not in suite.paths:
+                raise ValueError(f"{path}: sibling {q['sibling']!r} is no record of the suite")
+            found.append(NearMiss(q["query"], suite.paths[q["sibling"]], q["kind"], q["message"], q.get("source", "")))
+    return found
 
 
 CODE_SHAPED = re.compile(r"[0-9_.:-]")  # static/search-rank.js: a code of letters alone is only a word
@@ -236,18 +269,39 @@ def literal(pattern: str) -> str:
     return PLACEHOLDER.sub("{}", pattern or "").casefold()
 
 
-def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[str] = ()) -> list[dict]:
+@functools.lru_cache(maxsize=4)
+def squashed(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def holds_message(document: dict, text: str) -> bool:
+    """Whether `text` holds the record's message by its pattern (8 letters of
+    literal text at least), placeholders standing for anything on the line."""
+    pattern = pattern_of(document)
+    parts = [" ".join(part.split()) for part in PLACEHOLDER.split(pattern.casefold()) if part.strip()]
+    if len(re.sub(r"[^a-z]", "", literal(pattern))) < 8 or not all(part in squashed(text) for part in parts):
+        return False   # most records: a cheap test before the expression
+    # A placeholder holds a value: `Operation {name} not supported` is not `Operation not supported`.
+    return re.search(r"\s*\S[^\n]*?".join(_literal_regex(part.strip()) for part in PLACEHOLDER.split(pattern)
+                                           if part.strip()), text, re.IGNORECASE) is not None
+
+
+def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[str] = (),
+           near_misses: Iterable[NearMiss] = ()) -> list[dict]:
     """The suite's records (less the sets left out) and `distractors` records of
     bench/corpus.py. A distractor with a real record's message or pattern (some
     installed packages raise the very messages of real records) would be that
-    record again, not a distractor: left out. A record at an address another
-    has already taken is the same record twice (the build keeps one)."""
+    record again, not a distractor: left out. So is one whose message a near
+    miss's paste holds (CPython's own `Expecting ',' delimiter`, mined from the
+    Python installed here): a near miss has no record. A record at an address
+    another has already taken is the same record twice (the build keeps one)."""
     from bench.corpus import make_records
     left_out = {key for name in leave_out for key in suite.sets.get(name, ())}
     real = [d for key, d in suite.documents.items() if key not in left_out]
     same = {literal(pattern_of(d)) for d in suite.documents.values()}
+    messages = "\n".join(miss.text for miss in near_misses)
     made = [d for d in make_records(distractors, seed=seed, reserved=list(suite.documents.values()))
-            if literal(pattern_of(d)) not in same]
+            if literal(pattern_of(d)) not in same and not (messages and holds_message(d, messages))]
     taken, documents = set(), []
     for document in [*real, *made]:
         if record_path(document) not in taken:
@@ -352,6 +406,82 @@ def figures(queries: list[Query], outcomes: list[dict]) -> dict[str, dict[str, d
     return dict(result)
 
 
+def verdicts(queries: list[Query], outcomes: list[dict], near: list[NearMiss], near_outcomes: list[dict]) -> dict:
+    """The judge's figures. `exact` and `likely`: of the first results so
+    called, over the suite's pastes and the near misses, how many are the
+    paste's record ({"right", "called", "precision"}; an `exact` on a paste
+    without its message is wrong whatever the record). `near`: per kind and
+    in all, the near misses called a match ({"called", "of"}). `right`:
+    called_right's figures."""
+    calls = {m: {"right": 0, "called": 0} for m in ("exact", "likely")}
+    for q, o in zip(queries, outcomes):
+        if q.set == "codes" or o["match"] not in calls:
+            continue
+        calls[o["match"]]["called"] += 1
+        calls[o["match"]]["right"] += rank_of(q, o) == 1 and not (o["match"] == "exact" and q.kind in WITHOUT_MESSAGE)
+    by_kind: dict[str, dict[str, int]] = defaultdict(lambda: {"called": 0, "of": 0})
+    for miss, o in zip(near, near_outcomes):
+        for kind in (miss.kind, "all"):
+            by_kind[kind]["of"] += 1
+            by_kind[kind]["called"] += o["match"] != "none"
+        if o["match"] in calls:
+            calls[o["match"]]["called"] += 1
+    for c in calls.values():
+        c["precision"] = c["right"] / c["called"] if c["called"] else 1.0
+    right = called_right([q for q in queries if q.set != "codes"], [o for q, o in zip(queries, outcomes) if q.set != "codes"])
+    return {**calls, "near": dict(sorted(by_kind.items())), "right": right}
+
+
+def verdict_table(v: dict) -> str:
+    lines = [f"exact: {v['exact']['precision']:.1%} right of {v['exact']['called']} called; "
+             f"likely: {v['likely']['precision']:.1%} right of {v['likely']['called']} called"]
+    lines += [f"near misses {kind:<12} called a match: {f['called']:>3} of {f['of']:>3} "
+              f"({f['called'] / f['of'] if f['of'] else 0:.1%})" for kind, f in v["near"].items()]
+    (called, right), (held, holding) = v["right"]["all"], v["right"]["holding"]
+    lines.append(f"right first results called a match: {called / right:.1%} of {right}; "
+                 f"of the pastes holding their message: {held / holding:.1%} of {holding}")
+    return "\n".join(lines)
+
+
+def near_called(near: list[NearMiss], outcomes: list[dict]) -> list[str]:
+    return [f"near {n.kind}, called {o['match']} ({o.get('rule')}): {n.text[-100:]!r} → {o['results'][:1]} (sibling {n.sibling}) {n.source}"
+            for n, o in zip(near, outcomes) if o["match"] != "none"]
+
+
+def rule_tally(queries: list[Query], outcomes: list[dict], near_outcomes: list[dict]) -> str:
+    """Per rule of the judge: the right first results it called a match, the
+    wrong ones (another record first, or a near miss), and what it left none."""
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for q, o in zip(queries, outcomes):
+        if q.set != "codes":
+            tally[f"{o['match']} {o.get('rule')}"][0 if rank_of(q, o) == 1 else 1] += 1
+    for o in near_outcomes:
+        tally[f"{o['match']} {o.get('rule')}"][2] += 1
+    lines = [f"{'rule':<36} {'right':>6} {'wrong':>6} {'near':>6}"]
+    lines += [f"{rule:<36} {a:>6} {b:>6} {c:>6}" for rule, (a, b, c) in sorted(tally.items())]
+    return "\n".join(lines)
+
+
+def long_variants(queries: list[Query]) -> list[Query]:
+    """Each paste in each of bench/longlog.py's long logs, its kind the variant's."""
+    from bench.longlog import VARIANTS
+    return [Query(make(q.text), q.expect, name, q.set, q.source, q.also)
+            for name, make in VARIANTS.items() for q in queries]
+
+
+def long_changes(queries: list[Query], outcomes: list[dict], long_outcomes: list[dict]) -> dict[str, list[str]]:
+    """Per long variant: the pastes that lost their rank-1 or changed verdict inside the log."""
+    from bench.longlog import VARIANTS
+    changes: dict[str, list[str]] = {name: [] for name in VARIANTS}
+    for i, (q, o) in enumerate(zip(long_variants(queries), long_outcomes)):
+        plain_query, plain = queries[i % len(queries)], outcomes[i % len(queries)]
+        was, now = (rank_of(plain_query, plain) == 1, plain["match"]), (rank_of(q, o) == 1, o["match"])
+        if now != was and not (now[0] and not was[0]):
+            changes[q.kind].append(f"{q.kind} {plain_query.kind}: first {was[0]}→{now[0]}, {was[1]}→{now[1]}: "
+                                   f"{plain_query.text[:80]!r} → {o['results'][:1]}")
+    return changes
+
+
 def misses(queries: list[Query], outcomes: list[dict]) -> list[str]:
     return [f"{q.set} {q.kind} (rank {rank_of(q, o) or '-'}): {q.text[:100]!r} → {o['results'][:1]} {q.source}"
             for q, o in zip(queries, outcomes) if rank_of(q, o) != 1]
@@ -422,20 +552,29 @@ def main(argv: list[str] | None = None) -> None:
                         help="also search each shared set on a site without its records: how many are called a match")
     parser.add_argument("--absent-mined", action="store_true",
                         help="the same for each set we mined (tests/fixtures/mined/): more pastes to judge a rule on")
+    parser.add_argument("--long", action="store_true",
+                        help="also search every paste inside long logs (bench/longlog.py): what changes")
     args = parser.parse_args(argv)
     suite = load_suite()
+    near = load_near_misses(suite)
     with tempfile.TemporaryDirectory(prefix="quality-") as folder:
-        search_dir = write_search(Path(folder), corpus(suite, args.distractors))
-        outcomes = run(search_dir, suite.queries)
+        search_dir = write_search(Path(folder), corpus(suite, args.distractors, near_misses=near))
+        outcomes = run(search_dir, suite.queries + [Query(n.text, n.sibling, n.kind, "near") for n in near])
+        outcomes, near_outcomes = outcomes[:len(suite.queries)], outcomes[len(suite.queries):]
+        long_outcomes = run(search_dir, long_variants(suite.queries)) if args.long else []
     print(table(figures(suite.queries, outcomes)))
-    right = called_right(suite.queries, outcomes)
-    print(f"right first results called a match: {right['all'][0] / right['all'][1]:.1%} of {right['all'][1]}; "
-          f"of the pastes holding their message: {right['holding'][0] / right['holding'][1]:.1%} "
-          f"of {right['holding'][1]}")
+    print(verdict_table(verdicts(suite.queries, outcomes, near, near_outcomes)))
     cost = fetch_figures(outcomes)
     print("per query: " + ", ".join(f"{key} median {v['median']:,} max {v['max']:,}" for key, v in cost.items()))
     if args.misses:
         print("\n".join(misses(suite.queries, outcomes)))
+        print("\n".join(near_called(near, near_outcomes)))
+        print(rule_tally(suite.queries, outcomes, near_outcomes))
+    if args.long:
+        for name, lost in long_changes(suite.queries, outcomes, long_outcomes).items():
+            print(f"in a long log, {name}: {len(suite.queries) - len(lost)} of {len(suite.queries)} keep their rank and verdict")
+            if args.misses:
+                print("\n".join(lost))
     mined = [name for name in suite.sets if name.startswith("mined-")] if args.absent_mined else []
     for name in [*(ABSENT_SETS if args.absent else ()), *mined]:
         queries, found = absent(suite, args.distractors, name)
@@ -447,7 +586,10 @@ def main(argv: list[str] | None = None) -> None:
             print("\n".join(calls))
     if args.json:
         args.json.write_text(json.dumps([{"query": q.text, "set": q.set, "kind": q.kind, "expect": q.expect, **o}
-                                         for q, o in zip(suite.queries, outcomes)], indent=1), encoding="utf-8")
+                                         for q, o in zip(suite.queries, outcomes)]
+                                        + [{"query": n.text, "set": "near", "kind": n.kind, "expect": n.sibling,
+                                            "message": n.message, **o} for n, o in zip(near, near_outcomes)],
+                                        indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

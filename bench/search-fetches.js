@@ -41,7 +41,7 @@ async function measure(dir, query, limit) {
   const before = files.length;
   await search.cards(results);
   const later = files.splice(before);
-  return { query, results: results.map((r) => r.ref), paths: results.map((r) => r.doc[2]), match: results.match,
+  return { query, results: results.map((r) => r.ref), paths: results.map((r) => r.doc[2]), match: results.match, rule: results.rule,
            first: results.length ? (({ found, literal, pattern, shared, covered, words, everyWord, named, score, value, held }) =>
              ({ found, literal, pattern, shared, covered, words, everyWord, named, score, value, held }))(results[0]) : null,
            files, requests: files.length,

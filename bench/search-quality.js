@@ -27,7 +27,7 @@ async function main() {
   const out = [];
   for (const query of JSON.parse(fs.readFileSync(queriesFile, "utf8"))) {
     const m = await measure(dir, query, limit);
-    const outcome = { results: m.paths, match: m.match || "none", first: m.first, requests: m.requests,
+    const outcome = { results: m.paths, match: m.match || "none", rule: m.rule, first: m.first, requests: m.requests,
                       rounds: m.rounds, gzip: m.files.reduce((sum, f) => sum + f[3], 0), ms: m.work };
     if (whole) {
       const found = whole.search(query, limit);
