@@ -148,6 +148,7 @@
    * lines or only a cause's (a paste cut before its error); `innermost` their
    * innermost frame's file. */
   function analyse(text) {
+    text = paste.read(text);
     var noise = paste.stripNoise(text);
     var lines = paste.messageLines(text);
     var message = lines.length ? unique(tokenize(paste.stripNoise(lines.join("\n")).core)) : [];
@@ -193,6 +194,7 @@
    * then has a list of what to fetch, and the search runs again). */
   function find(data, names, text, limit) {
     limit = limit || 20;
+    text = paste.read(text);
     // Every word of the paste is weighed, as the whole index weighs it: the
     // split index fetches the term file of each (one request a file, all in
     // one round), and the paste's names (the same message vendored in a fork
@@ -333,6 +335,7 @@
   ErrorSearch.tokenize = tokenize;
   ErrorSearch.stripNoise = paste.stripNoise;
   ErrorSearch.analyse = analyse;
+  ErrorSearch.read = paste.read;
   ErrorSearch.compilePattern = match.compilePattern;
   ErrorSearch.paste = paste;
   ErrorSearch.match = match;

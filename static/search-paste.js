@@ -11,6 +11,71 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
+  // ---- Reading: a paste of any length, as the rest of the engine reads it ----
+  // A terminal's colours and a CI runner's timestamps go, and a paste longer
+  // than READ_LIMIT is read by its error blocks, wherever they are: a CI
+  // log's error is at its end, or in its middle with cleanup after. A block
+  // is an error-looking line with the lines that belong to it: the frames,
+  // source lines and continuations around it (indented, or errors
+  // themselves), and a few lines either side. Blocks are taken from the last
+  // back, with the log's last lines, until READ_LIMIT, and keep their order;
+  // the rest of the log (an install's output, passing tests) is left out, its
+  // words no evidence. Every line is read once, by rules that are linear in
+  // it, so a 1 MB paste costs a few milliseconds.
+  var READ_LIMIT = 20000;
+  var LINE_LIMIT = 2000;      // characters of one line read (a minified bundle is one line)
+  var BLOCK_LINES = 120;      // lines a block grows, each way, from its error-looking line
+  var BESIDE = 3;             // lines kept either side of a block (a prompt, the step that ran)
+  var LAST_LINES = 3;         // a log's last lines, kept whatever they say
+  var ANSI = /\x1b(?:\[[0-9;?]*[ -\/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+  var RUNNER_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z[^\S\n]/gm;
+  // An error-looking line: a word errors use, a class named as raised
+  // (`ValueError`, `requests.exceptions.InvalidSchema: `), a CI error mark,
+  // or a stack frame (Python's, Java's and JavaScript's, Go's, Ruby's).
+  var ERROR_LOOKING = new RegExp([
+    /\b(?:error|exception|panic(?:ked)?|fatal|traceback|fail(?:ed|ure)?|caused by|what\(\)|cannot|can't|unable|denied|refused|invalid|not found|no such)\b/.source,
+    /\w(?:Error|Exception|Err)\b|##\[error\]|^::error/.source,
+    /^[^\S\n]*(?:[a-z_]\w*\.)+[A-Z]\w*:[^\S\n]/.source,
+    /^[^\S\n]*(?:File "|at [\w$.<>\[\]\/]+[ (]|from \S+:\d+:in )|^[^\S\n]+\S+\.go:\d+/.source,
+  ].join("|"), "i");
+  var BELONGS = /^[^\S\n]+\S|^(?:goroutine \d|Caused by|During handling|The above exception)/;
+  var lastRead = { text: null, read: "" };
+
+  /* text → the text the engine reads: colours and runner timestamps gone,
+   * line breaks as "\n", and at most READ_LIMIT characters of error blocks. */
+  function read(text) {
+    text = String(text);
+    if (text === lastRead.text) return lastRead.read;  // a split search asks again each round
+    var clean = text.replace(ANSI, "").replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(RUNNER_STAMP, "");
+    lastRead = { text: text, read: clean.length <= READ_LIMIT ? clean : errorBlocks(clean) };
+    return lastRead.read;
+  }
+
+  function errorBlocks(text) {
+    var lines = text.split("\n"), keep = new Uint8Array(lines.length), size = 0;
+    var line = function (i) { return lines[i].length > LINE_LIMIT ? lines[i].slice(0, LINE_LIMIT) : lines[i]; };
+    var looks = function (i) { return ERROR_LOOKING.test(line(i)); };
+    var belongs = function (i) { return BELONGS.test(line(i)) || looks(i); };
+    var take = function (from, to) {
+      for (var i = Math.max(0, from); i <= Math.min(lines.length - 1, to) && size < READ_LIMIT; i++) {
+        if (!keep[i]) { keep[i] = 1; size += line(i).length + 1; }
+      }
+    };
+    take(lines.length - LAST_LINES, lines.length - 1);
+    for (var i = lines.length - 1; i >= 0 && size < READ_LIMIT; i--) {
+      if (keep[i] || !looks(i)) continue;
+      var first = i, last = i;
+      while (first > 0 && i - first < BLOCK_LINES && belongs(first - 1)) first--;
+      while (last < lines.length - 1 && last - i < BLOCK_LINES && belongs(last + 1)) last++;
+      take(last + 1, last + BESIDE + 1);  // what follows an error (a panic's message line) before what led to it
+      take(first - BESIDE, last);
+      i = first;
+    }
+    var kept = [];
+    for (var j = 0; j < lines.length; j++) if (keep[j]) kept.push(line(j));
+    return kept.join("\n");
+  }
+
   // ---- Noise: the wrappers around a message in real terminal output --------
   // Each rule's match leaves the message text. "context" rules keep the
   // match's words as weak evidence (a class name, a library in a path);
@@ -351,6 +416,8 @@
   }
 
   return {
+    read: read,
+    READ_LIMIT: READ_LIMIT,
     stripNoise: stripNoise,
     messageLines: messageLines,
     pasteNames: pasteNames,

@@ -432,34 +432,45 @@
     });
   }
 
+  /* The verdict on the first result, and the rule that gave it (ranked.rule:
+   * what bench/quality.py --misses prints). */
   function judge(engine, text, q, ranked) {
+    var said = verdict(engine, text, q, ranked);
+    ranked.rule = said[1];
+    return said[0];
+  }
+
+  function verdict(engine, text, q, ranked) {
     var r = ranked[0];
-    if (!r) return "none";
-    if (r.code) return "exact";
+    if (!r) return ["none", "no result"];
+    if (r.code) return ["exact", "code"];
     var h = held(engine, r, text, q);
     r.held = h;
-    if (raisedElsewhere(engine, r, q)) return "none";
+    if (raisedElsewhere(engine, r, q)) return ["none", "raised elsewhere"];
     var classSays = r.named > 0 && r.classNamed && ownClass(engine, q, r);
     // A message of common words alone says what it is where the paste names its
     // repository strongly and holds its pattern whole (`error: invalid argument:
     // {arg}` under a llama-server command line).
     if (h.rare < 1) {
-      return classSays || (r.found === "exact" && r.named >= 2 && r.literal >= MATCH.literal) ? "likely" : "none";
+      if (classSays) return ["likely", "common words, class"];
+      return r.found === "exact" && r.named >= 2 && r.literal >= MATCH.literal ? ["likely", "common words, found, named"]
+        : ["none", "common words"];
     }
     if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
-                                                              h.line >= MATCH.shortLine))) return "exact";
+                                                              h.line >= MATCH.shortLine))) return ["exact", "found"];
     if (r.found === "exact" && r.literal >= MATCH.alone &&
-        match.standsAlone(engine.matcher(r.ref), haystackOf(q, text))) return "likely";
-    if (classSays || (r.found === "head" && r.literal >= MATCH.literal)) return "likely";
-    if (r.found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return "likely";
+        match.standsAlone(engine.matcher(r.ref), haystackOf(q, text))) return ["likely", "found alone"];
+    if (classSays) return ["likely", "class"];
+    if (r.found === "head" && r.literal >= MATCH.literal) return ["likely", "head"];
+    if (r.found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return ["likely", "near, every word"];
     if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
-      return "likely";
+      return ["likely", "found " + r.found + (r.named > 0 ? ", named" : h.line >= MATCH.line ? ", line" : ", words")];
     }
-    if (q.typed && everyWordNear(q, r)) return "likely";
-    if (r.named >= 2 && h.share === 1 && h.rare >= 2) return "likely";
-    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return "likely";
-    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return "likely";
-    return "none";
+    if (q.typed && everyWordNear(q, r)) return ["likely", "typed"];
+    if (r.named >= 2 && h.share === 1 && h.rare >= 2) return ["likely", "named, every word"];
+    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return ["likely", "rare words"];
+    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return ["likely", "words, line"];
+    return ["none", "nothing"];
   }
 
   return { rank: rank, judge: judge, CODE_SHAPED: CODE_SHAPED };

@@ -14,13 +14,16 @@
 
   // [kind, pattern, replacement]: in this order, so a token inside a URL or a
   // header is named as a token, and an e-mail is not taken for a URL password.
+  // Every repeat is bounded (a scheme, an address's parts, as their standards
+  // bound them): a rule tried at every word of a long `a.a.a…` run then reads
+  // a bounded stretch of it, not the rest of the run.
   var RULES = [
     ["token", /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})\b/g, "<token>"],
     ["token", /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, "<token>"],
     ["token", /\b(Bearer|Basic|token)(\s+)[A-Za-z0-9._~+\/=-]{8,}/g, "$1$2<token>"],
     ["token", /\b((?:aws_secret_access_key|aws_session_token|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret|password|passwd|pwd|token)["']?\s*[=:]\s*["']?)(?!<(?:token|password|email|ip|user)>)[^\s"'&,;]{4,}/gi, "$1<token>"],
-    ["password", /\b([a-z][a-z0-9+.-]*:\/\/[^\s:\/@]+):[^\s@\/]+@/gi, "$1:<password>@"],
-    ["email", /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, "<email>"],
+    ["password", /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:\/@]{1,256}):[^\s@\/]{1,256}@/gi, "$1:<password>@"],
+    ["email", /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g, "<email>"],
     ["user", /(\/(?:home|Users)\/)(?!<user>)[^\/\\\s"'<>:()\[\]{},;]+/g, "$1<user>"],
     ["user", /\b([A-Za-z]:[\\\/]+(?:Users|Documents and Settings)[\\\/]+)(?!<user>)[^\\\/\s"'<>:()\[\]{},;]+/gi, "$1<user>"],
     ["ip", /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b(?!\.\d)/g, "<ip>"],

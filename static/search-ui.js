@@ -182,10 +182,16 @@
     return url.toString();
   }
 
-  /* A query as it may leave the browser in an address (search-redact.js);
-   * before the engine, which brings the redaction, has loaded: nothing. */
+  /* A query as it may leave the browser in an address: what the engine reads
+   * of it (a long log's error lines), redacted (search-redact.js); before
+   * the engine, which brings both, has loaded: nothing. */
   function shareable(query) {
-    return query && window.ErrorSearchRedact ? window.ErrorSearchRedact.redact(query).text : "";
+    return redacted(query).text;
+  }
+
+  function redacted(query) {
+    return query && window.ErrorSearchRedact && window.ErrorSearch
+      ? window.ErrorSearchRedact.redact(window.ErrorSearch.read(query)) : { text: "", found: {} };
   }
 
   var POOL = 100;   // results a search keeps: the filters choose among them, and count them
@@ -246,14 +252,14 @@
       // The query goes in the fragment, never to the host (nor its logs): a ?q= is dropped.
       // Both hold it redacted (search-redact.js), and the preview says what they hide.
       var url = new URL(window.location.href);
-      var redacted = query ? window.ErrorSearchRedact.redact(query) : { text: "", found: {} };
+      var hidden = redacted(query);
       url.searchParams.delete("q");
-      url.hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(redacted.text, filters)
-        : query ? "q=" + encodeURIComponent(redacted.text) : "";
+      url.hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(hidden.text, filters)
+        : query ? "q=" + encodeURIComponent(hidden.text) : "";
       window.history.replaceState(null, "", url.toString());
-      showRedacted(redacted);
+      showRedacted(hidden);
       // ...and so does the title, with the paste's message line only, so each search in the history says which.
-      var shown = window.ErrorSearchRedact ? window.ErrorSearchRedact.messageLine(redacted.text) : "";
+      var shown = window.ErrorSearchRedact ? window.ErrorSearchRedact.messageLine(hidden.text) : "";
       document.title = (shown ? "“" + (shown.length > 60 ? shown.slice(0, 59) + "…" : shown) + "” — " : "") + pageTitle;
       renderedQuery = query;
       list.textContent = "";
@@ -280,7 +286,7 @@
         browse.textContent = "browse by repository";
         status.appendChild(browse);
         status.appendChild(document.createTextNode("."));
-        addRequest(redacted);
+        addRequest(hidden);
         return;
       }
       var split = window.searchCutoff(results);
@@ -290,7 +296,7 @@
         related.hidden = false;
         setStatus(NO_MATCH + " " + current.length + (current.length === 1 ? " related record" : " related records") +
                   weaker + " below share some of its words — ↑ ↓ choose one, Enter opens it.");
-        addRequest(redacted);
+        addRequest(hidden);
       } else {
         setStatus(current.length + (current.length === 1 ? " result" : " results") + weaker + " — Enter opens the first, ↑ ↓ move.");
       }
