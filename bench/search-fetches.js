@@ -42,8 +42,8 @@ async function measure(dir, query, limit) {
   await search.cards(results);
   const later = files.splice(before);
   return { query, results: results.map((r) => r.ref), paths: results.map((r) => r.doc[2]), match: results.match, rule: results.rule,
-           first: results.length ? (({ found, literal, pattern, shared, covered, words, everyWord, named, score, value, held }) =>
-             ({ found, literal, pattern, shared, covered, words, everyWord, named, score, value, held }))(results[0]) : null,
+           first: results.length ? (({ found, literal, pattern, shared, covered, words, everyWord, named, score, value, held, agree, agreeOwn }) =>
+             ({ found, literal, pattern, shared, covered, words, everyWord, named, score, value, held, agree }))(results[0]) : null,
            files, requests: files.length,
            rounds: Math.max(0, ...files.map((f) => f[1])), ms, work, later: later.map((f) => [f[0], f[2], f[3]]) };
 }

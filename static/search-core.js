@@ -86,11 +86,13 @@
   WholeIndex.prototype.doc = function (ref) { return this.docs[ref]; };
   WholeIndex.prototype.card = WholeIndex.prototype.doc;
 
-  /* The paste's names (name → strength) → {any, of(ref)}: how strongly the
+  /* The paste's names (name → strength) → {any, strong, of(ref)}: how strongly the
    * paste names each record's repository, through `names` (name → repositories). */
   WholeIndex.prototype.named = function (found, names) {
     var strength = namedIn(names || {}, found), docs = this.docs;
-    return { any: Object.keys(strength).length > 0, of: function (ref) { return strength[docs[ref][1]] || 0; } };
+    return { any: Object.keys(strength).length > 0,
+             strong: Object.keys(strength).some(function (repo) { return strength[repo] >= 2; }),
+             of: function (ref) { return strength[docs[ref][1]] || 0; } };
   };
 
   WholeIndex.prototype.matcher = function (ref) {

@@ -218,6 +218,7 @@
   function compilePattern(pattern) {
     var matcher = exact(piecesOf(pattern), openEnds(pattern));
     if (!matcher) return null;
+    matcher.pattern = String(pattern);
     var text = String(pattern).trim(), drop = DROPPABLE.exec(text);
     matcher.rest = drop ? exact(piecesOf(text.slice(drop[0].length)), openEnds(text)) : null;
     var bare = text.replace(FULL_STOP, "$1");

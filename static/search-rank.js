@@ -5,9 +5,9 @@
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./search-tokens.js"), require("./search-match.js"));
-  } else root.ErrorSearchRank = factory(root.ErrorSearchTokens, root.ErrorSearchMatch);
-})(typeof self !== "undefined" ? self : this, function (tokens, match) {
+    module.exports = factory(require("./search-tokens.js"), require("./search-match.js"), require("./search-agree.js"));
+  } else root.ErrorSearchRank = factory(root.ErrorSearchTokens, root.ErrorSearchMatch, root.ErrorSearchAgree);
+})(typeof self !== "undefined" ? self : this, function (tokens, match, agree) {
   "use strict";
 
   var stem = tokens.stem, toSet = tokens.toSet;
@@ -403,6 +403,9 @@
     wordsShare: 0.6,      // this share of its words held, two of them distinctive,
     wordsLine: 0.7,       // making this share of the line
     classRecords: 2,      // an error class named with its library, of at most this many records
+    substituted: 0.25,    // another message: a line's words in place of the record's, this share of those aligned
+    covered: 0.5,         // another line: no line of the paste holds this share of the record's words…
+    coveredOf: 8,         // …of at most this many
   };
 
   /* The runtimes whose errors are raised by their own code, told by their
@@ -443,33 +446,51 @@
   function verdict(engine, text, q, ranked) {
     var r = ranked[0];
     if (!r) return ["none", "no result"];
-    if (r.code) return ["exact", "code"];
     var h = held(engine, r, text, q);
     r.held = h;
+    var matcher = engine.matcher(r.ref);
+    var said = matcher ? agree.agreement(matcher.pattern, text.split("\n"), function (w) { return engine.isCommon(w); }) : null;
+    r.agree = said;
+    // A paste whose message lines say nothing of their own (a class alone,
+    // `Uncaught GuzzleHttp\Exception\ClientException`) contradicts no record.
+    // Nor do a few typed words, in any order, with or without a slip.
+    var says = agree.words(q.lines.length ? q.lines.join(" ") : text).filter(function (w) {
+      return w && !engine.isCommon(w);
+    }).length >= 2;
+    if (!says || (q.typed && !q.lines.length) || Object.keys(q.fuzzy || {}).length) said = null;
+    var other = said &&
+      ((said.substituted.length > 0 && said.substituted.length >= MATCH.substituted * said.aligned) ||
+       said.requoted || said.head < (said.headOf >= 3 ? 2 : 1));
+    var thin = said && !q.typed && said.head < said.headOf && said.aligned < MATCH.covered * Math.min(said.of, MATCH.coveredOf);
+    if (r.code) return other ? ["none", "code, another message"] : ["exact", "code"];
     if (raisedElsewhere(engine, r, q)) return ["none", "raised elsewhere"];
+    var found = r.found === "exact" && said && said.empty ? "emptied" : r.found;
+    var likely = function (rule) {
+      return other ? ["none", rule + ", another message"] : thin ? ["none", rule + ", another line"] : ["likely", rule];
+    };
     var classSays = r.named > 0 && r.classNamed && ownClass(engine, q, r);
     // A message of common words alone says what it is where the paste names its
     // repository strongly and holds its pattern whole (`error: invalid argument:
     // {arg}` under a llama-server command line).
     if (h.rare < 1) {
-      if (classSays) return ["likely", "common words, class"];
-      return r.found === "exact" && r.named >= 2 && r.literal >= MATCH.literal ? ["likely", "common words, found, named"]
+      if (classSays) return likely("common words, class");
+      return found === "exact" && r.named >= 2 && r.literal >= MATCH.literal ? likely("common words, found, named")
         : ["none", "common words"];
     }
-    if (r.found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
-                                                              h.line >= MATCH.shortLine))) return ["exact", "found"];
-    if (r.found === "exact" && r.literal >= MATCH.alone &&
-        match.standsAlone(engine.matcher(r.ref), haystackOf(q, text))) return ["likely", "found alone"];
-    if (classSays) return ["likely", "class"];
-    if (r.found === "head" && r.literal >= MATCH.literal) return ["likely", "head"];
-    if (r.found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return ["likely", "near, every word"];
-    if (r.found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
-      return ["likely", "found " + r.found + (r.named > 0 ? ", named" : h.line >= MATCH.line ? ", line" : ", words")];
+    if (found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
+                                                            h.line >= MATCH.shortLine))) return ["exact", "found"];
+    if (found === "exact" && r.literal >= MATCH.alone &&
+        match.standsAlone(engine.matcher(r.ref), haystackOf(q, text))) return likely("found alone");
+    if (classSays) return likely("class");
+    if (found === "head" && r.literal >= MATCH.literal) return likely("head");
+    if (found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return likely("near, every word");
+    if (found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
+      return likely("found " + found + (r.named > 0 ? ", named" : h.line >= MATCH.line ? ", line" : ", words"));
     }
-    if (q.typed && everyWordNear(q, r)) return ["likely", "typed"];
-    if (r.named >= 2 && h.share === 1 && h.rare >= 2) return ["likely", "named, every word"];
-    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return ["likely", "rare words"];
-    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return ["likely", "words, line"];
+    if (q.typed && everyWordNear(q, r)) return likely("typed");
+    if (r.named >= 2 && h.share === 1 && h.rare >= 2) return likely("named, every word");
+    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return likely("rare words");
+    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return likely("words, line");
     return ["none", "nothing"];
   }
 
