@@ -45,6 +45,8 @@
     status.setAttribute("aria-live", "polite");
     var related = element("p", "search-panel-related", "Related records — not this error");
     related.hidden = true;
+    var verdict = element("p", "search-panel-verdict");  // on a match: the verdict, over the first result
+    verdict.hidden = true;
     var filterBox = element("div", "search-filters");
     filterBox.setAttribute("role", "group");
     filterBox.setAttribute("aria-label", "Filter the results");
@@ -57,6 +59,7 @@
     panel.appendChild(status);
     panel.appendChild(filterBox);
     panel.appendChild(related);
+    panel.appendChild(verdict);
     panel.appendChild(list);
     panel.appendChild(all);
     form.appendChild(panel);
@@ -106,6 +109,7 @@
       var match = (results && results.match) || "none";
       list.setAttribute("data-match", match);
       related.hidden = true;
+      verdict.hidden = true;
       all.href = window.ErrorSearchUI.searchPageAddress(query, filters);
       var analysed = window.ErrorSearch.analyse(query);
       if (!analysed.core.length && !analysed.context.length) {
@@ -127,8 +131,10 @@
         related.hidden = false;
         status.textContent = "No record for this error yet — ↑ ↓ choose a related one, Enter searches the search page.";
       } else {
-        status.textContent = strong.length + (strong.length === 1 ? " result" : " results") +
-          " — Enter opens the first, ↑ ↓ choose, Esc closes.";
+        window.ErrorSearchUI.sayVerdict(status, match, strong.length + (strong.length === 1 ? " result" : " results") +
+          " — Enter opens the first, ↑ ↓ choose, Esc closes.");
+        verdict.textContent = window.ErrorSearchUI.verdict[match];
+        verdict.hidden = false;
       }
       strong.forEach(function (result) {
         var words = window.ErrorSearchUI.decidingWords(analysed, result);
@@ -147,6 +153,7 @@
           item.appendChild(summary);
         }
         if (result.doc[8]) item.appendChild(window.ErrorSearchUI.fixLine(String(result.doc[8])));
+        window.ErrorSearchUI.setApart(list, item, result === results[0], match, "p");
         list.appendChild(item);
       });
       // Enter opens the first only when it is a match; a related one, once chosen.

@@ -150,6 +150,36 @@
   function matchOf(results) { return (results && results.match) || "none"; }
 
   var NO_MATCH = "No record for this error yet.";
+  // Said above the first result when it is a match (the same words as `find`
+  // and the bot), and above the results after it.
+  var VERDICT = { exact: "This is your error", likely: "Probably this error — the wording differs" };
+  var OTHERS = "Other results";
+
+  /* A list's results as the verdict sets them out, one `item` at a time
+   * before it joins `list`: on a match, the judged result (`judged`: the
+   * engine's first) is the answer, and the next opens the others under a
+   * label, a `tag` element (a heading on the search page). */
+  function setApart(list, item, judged, match, tag) {
+    if (match === "none") return;
+    if (judged) { item.classList.add("answer"); return; }
+    if (list.children.length !== 1 || !list.firstChild.classList.contains("answer")) return;
+    var label = document.createElement(tag);
+    label.className = "results-label";
+    label.textContent = OTHERS;
+    item.classList.add("others");
+    item.insertBefore(label, item.firstChild);
+  }
+
+  /* The status line's words for a match: the verdict, for a screen reader
+   * (the page shows it above the result), then what the keys do. */
+  function sayVerdict(status, match, text) {
+    status.textContent = "";
+    var verdict = document.createElement("span");
+    verdict.className = "visually-hidden";
+    verdict.textContent = VERDICT[match] + ". ";
+    status.appendChild(verdict);
+    status.appendChild(document.createTextNode(text));
+  }
 
   /* The query a search page's address carries: in its fragment (#q=…), which
    * no host receives, or, from older links and the form without JavaScript,
@@ -197,7 +227,7 @@
   var POOL = 100;   // results a search keeps: the filters choose among them, and count them
   var SHOWN = 20;   // results a list shows
 
-  function searchPage(input, list, status, weak, related, filterBox) {
+  function searchPage(input, list, status, weak, related, verdict, filterBox) {
     var active = -1;
     var filters = filtersInAddress(window.location);
     var held = null;  // {query, results, search}: the last search's pool, which the filters narrow
@@ -269,6 +299,8 @@
       var match = matchOf(results);
       list.setAttribute("data-match", match);
       related.hidden = true;
+      verdict.hidden = true;
+      verdict.textContent = "";
       // Enter opens the first result only when it is a match; arrows choose one.
       active = results.length && match !== "none" ? 0 : -1;
       // An empty box needs no engine (it may not have loaded yet).
@@ -298,9 +330,12 @@
                   weaker + " below share some of its words — ↑ ↓ choose one, Enter opens it.");
         addRequest(hidden);
       } else {
-        setStatus(current.length + (current.length === 1 ? " result" : " results") + weaker + " — Enter opens the first, ↑ ↓ move.");
+        sayVerdict(status, match, current.length + (current.length === 1 ? " result" : " results") + weaker +
+                   " — Enter opens the first, ↑ ↓ move.");
+        verdict.textContent = VERDICT[match];
+        verdict.hidden = false;
       }
-      renderItems(list, current, analysed, match !== "none");
+      renderItems(list, current, analysed, match);
       weak.textContent = "";
       weak.hidden = !split.weak.length;
       if (split.weak.length) {
@@ -310,19 +345,21 @@
         fold.appendChild(summary);
         var weakList = document.createElement("ol");
         weakList.className = "search-results weak-results";
-        renderItems(weakList, split.weak, analysed, false);
+        renderItems(weakList, split.weak, analysed, "none");
         fold.appendChild(weakList);
         weak.appendChild(fold);
       }
     }
 
-    function renderItems(into, results, analysed, first) {
+    /* `results` as items of `into`; with `match` a match, the first is the
+     * answer, and active (Enter opens it). */
+    function renderItems(into, results, analysed, match) {
       results.forEach(function (result, i) {
         if (!result.doc) return;  // its card is on its way (search.cards): shown when it comes
         var words = decidingWords(analysed, result);
         var stems = stemSet(words);
         var item = document.createElement("li");
-        if (first && i === 0) item.className = "active";
+        if (match !== "none" && i === 0) item.className = "active";
         var link = document.createElement("a");
         link.className = "result-title";
         link.href = ROOT + encodeURI(result.doc[2]) + "?highlight=" + encodeURIComponent(words.join(" "));
@@ -344,6 +381,7 @@
           item.appendChild(summary);
         }
         if (result.doc[8]) item.appendChild(fixLine(result.doc[8]));
+        setApart(into, item, i === 0, match, "h2");
         into.appendChild(item);
       });
     }
@@ -546,7 +584,8 @@
     if (list && input) {
       input.setAttribute("aria-controls", "search-results");
       searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"),
-                 document.getElementById("search-related"), document.getElementById("search-filters"));
+                 document.getElementById("search-related"), document.getElementById("search-verdict"),
+                 document.getElementById("search-filters"));
     }
     var go = document.getElementById("go-status");
     if (go) goPage(go);
@@ -592,7 +631,8 @@
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
   window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput,
                           sharedSearch: sharedSearch, searchPageAddress: searchPageAddress,
-                          fixLine: fixLine, decidingWords: decidingWords };
+                          fixLine: fixLine, decidingWords: decidingWords, verdict: VERDICT,
+                          setApart: setApart, sayVerdict: sayVerdict };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
