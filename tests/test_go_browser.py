@@ -1,6 +1,6 @@
 """/-/go/#q=<text> (issue 41): a link any tool can build from an error's text.
-On an exact match it replaces itself with the record page; otherwise with the
-search page holding the text. The text travels in the fragment, which no host
+On an exact match it replaces itself with the record page; otherwise, a
+likely match too (issue 61), with the search page holding the text. The text travels in the fragment, which no host
 receives: the server's access log never sees it, and the browser's history
 keeps no address holding it. Old ?q= links to the search page keep working,
 and the search page keeps its query in #q= too."""
@@ -54,6 +54,34 @@ def test_an_error_without_a_record_lands_on_the_search_page_with_its_text(shared
     assert page.page.evaluate("history.length") == before + 1
     requested = served_paths_since(shared_site, seen)
     assert not [path for path in requested if "yaml" in path or "secret" in path or "alice" in path], requested
+    assert page.errors == []
+
+
+# Likely matches: an older wording of a record's message, within a few edits,
+# in a traceback through the record's repository.
+LIKELY = [
+    ("Traceback (most recent call last):\n"
+     "  File \"/usr/lib/python3/site-packages/redis/connection.py\", line 12, in connect\n"
+     "redis.exceptions.ConnectionError: ERR max number of client reached"),
+    ("Traceback (most recent call last):\n  File \"/home/me/app/models.py\", line 3, in <module>\n"
+     "pydantic.errors.PydanticUserError: Private attributes must not use dunder names, "
+     "use a single underscore prefix instead of '__x'."),
+]
+
+
+@pytest.mark.parametrize("paste, match", [(LIKELY[0], "likely"), (LIKELY[1], "likely"), (UNKNOWN, "none")],
+                         ids=["likely-redis", "likely-pydantic", "none"])
+def test_only_an_exact_match_opens_the_record(shared_site, page, paste, match):
+    """A likely match is shown on the search page, with its verdict, never
+    opened: a tool's link must not send a reader to a record that is only
+    probably theirs."""
+    assert page.page.goto(shared_site.base_url + "-/go/#q=" + quote(paste)).ok
+    page.page.wait_for_url(lambda url: "/-/go/" not in url)  # wherever it goes
+    assert urlsplit(page.page.url).path == "/errors/-/search/", f"a {match} match opened {page.page.url}"
+    page.page.wait_for_selector("#search-results > li")
+    assert page.page.get_attribute("#search-results", "data-match") == match  # the paste is judged as it claims
+    if match == "likely":
+        assert page.page.locator("#search-verdict").inner_text() == "Probably this error — the wording differs"
     assert page.errors == []
 
 
