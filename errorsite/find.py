@@ -248,7 +248,17 @@ FIND_HELP = """examples:
   errorsite find --site site/ --json -n 3 < error.log
 
 exit status: 0 a match (the first result is this error: exact or likely),
-1 no match (related records may still be listed), 2 an error."""
+1 no match (related records may still be listed), 2 an error.
+
+The first line says which: "This is your error:", "Probably this error (the
+wording differs):", or "No record for this error yet."; a match comes next,
+then the rest under "Other results:"."""
+
+# The first line of the text output, as the search page says it over the first result.
+VERDICTS = {"exact": "This is your error:", "likely": "Probably this error (the wording differs):"}
+NO_MATCH = "No record for this error yet."
+OTHERS = "Other results:"
+BOLD, PLAIN = "\033[1m", "\033[0m"
 
 
 def explain_lines(record: dict) -> list[str]:
@@ -261,8 +271,35 @@ def explain_lines(record: dict) -> list[str]:
     return lines
 
 
+def result_lines(result: Result, bold: bool = False) -> str:
+    """A result's two lines, made inert for a CI log; its message in bold on a terminal."""
+    from .logsafe import defuse
+    message = " ".join(result.message.split())
+    message = message if len(message) <= SHOWN else message[:SHOWN - 1] + "…"
+    first = defuse(f"{result.rank}. {message}")
+    return (f"{BOLD}{first}{PLAIN}" if bold else first) + "\n" + defuse(f"   {result.repo} · {result.error_type} · {result.url}")
+
+
+def text_output(found: Found, explained: dict | None = None, bold: bool = False) -> str:
+    """What `find` prints: the verdict first; on a match the first result under
+    it (in bold with `bold`) and `explained`'s lines, then the others under
+    "Other results:"; with none, the related records."""
+    from .logsafe import defuse
+    explain = [defuse("\n".join(explain_lines(explained)))] if explained is not None else []
+    first, others = (found.results[0], found.results[1:]) if found.results else (None, [])
+    if found.match not in VERDICTS or first is None:
+        head = NO_MATCH + (" Related records, not this error:" if first else "")
+        return "\n".join([head, *(result_lines(r) for r in found.results[:1]), *explain,
+                          *(result_lines(r) for r in others)])
+    lines = [VERDICTS[found.match], result_lines(first, bold), *explain]
+    if others:
+        lines += ["", OTHERS, *(result_lines(r) for r in others)]
+    return "\n".join(lines)
+
+
 def command(argv: list[str]) -> int:
     import argparse
+    import os
     import sys
     from .logsafe import defuse
 
@@ -297,13 +334,6 @@ def command(argv: list[str]) -> int:
         if explained is not None:
             out["record"] = explained
         print(json.dumps(out, ensure_ascii=False, indent=2, sort_keys=True))
-    else:
-        if found.match == "none":
-            print("No record for this error yet." + (" Related records, not this error:" if found.results else ""))
-        for r in found.results:
-            message = " ".join(r.message.split())
-            message = message if len(message) <= SHOWN else message[:SHOWN - 1] + "…"
-            print(defuse(f"{r.rank}. {message}\n   {r.repo} · {r.error_type} · {r.url}"))
-            if r.rank == 1 and explained is not None:
-                print(defuse("\n".join(explain_lines(explained))))
+    else:  # bold on a terminal, unless NO_COLOR (no-color.org) says otherwise
+        print(text_output(found, explained, bold=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))
     return 0 if found.match != "none" else 1

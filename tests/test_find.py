@@ -99,8 +99,11 @@ def test_the_command_says_match_none_or_error_by_its_exit_status(suite_site):
     paste = "Error: accepts at most 1 arg(s), received 3\nUsage:\n  myapp [flags]"
     done = run("--site", str(out), paste)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("1. accepts at most 1 arg(s), received 2\n   spf13/cobra · usage · "
+    assert done.stdout.startswith("This is your error:\n1. accepts at most 1 arg(s), received 2\n   spf13/cobra · usage · "
                                   f"{server.base_url}spf13/cobra/accepts-at-most-arg-s-received/\n")
+    assert "\x1b[" not in done.stdout  # bold only on a terminal
+    assert run("--site", str(out), "Error: accept at most 1 arg(s), received 3\nUsage:\n  myapp [flags]").stdout \
+        .startswith("Probably this error (the wording differs):\n1. accepts at most 1 arg(s), received 2\n")
     done = run("--site", server.base_url, "--json", "-n", "2", "-", stdin=paste)
     data = json.loads(done.stdout)
     assert done.returncode == 0 and data["match"] in ("exact", "likely") and len(data["results"]) == 2

@@ -1,13 +1,13 @@
 """`errorsite find`'s edges that need no site: no V8 installed, a site path
-outside the site, and the text a terminal shows (tests/test_find.py builds
-sites and checks the answers)."""
+outside the site, and the text a terminal shows, its first line the verdict
+(tests/test_find.py builds sites and checks the answers)."""
 from __future__ import annotations
 
 import sys
 
 import pytest
 
-from errorsite.find import FindError, Finder, FolderSite, explain_lines, site_path
+from errorsite.find import FindError, Finder, FolderSite, Found, Result, explain_lines, site_path, text_output
 
 
 def test_without_mini_racer_it_says_how_to_install_it(tmp_path, monkeypatch):
@@ -32,3 +32,42 @@ def test_explain_shows_meaning_and_solutions_on_their_own_lines():
     assert lines == ["", "   What it means:", "     It means", "     this.", "", "   Solutions:", "     1. Do a",
                      "     2. Do b"]
     assert explain_lines({"record": {}}) == []
+
+
+def results(*messages: str) -> list[Result]:
+    return [Result(n, message, "acme/tool", "usage", "", f"https://example.org/errors/acme/tool/{n}/", f"acme/tool/{n}/")
+            for n, message in enumerate(messages, 1)]
+
+
+FOUND = results("accepts at most 1 arg(s), received 2", "duplicate argument {arg}", "ERR syntax error")
+LINES = ["1. accepts at most 1 arg(s), received 2", "   acme/tool · usage · https://example.org/errors/acme/tool/1/"]
+OTHERS = ["", "Other results:", "2. duplicate argument {arg}", "   acme/tool · usage · https://example.org/errors/acme/tool/2/",
+          "3. ERR syntax error", "   acme/tool · usage · https://example.org/errors/acme/tool/3/"]
+
+
+@pytest.mark.parametrize("match, verdict", [
+    ("exact", "This is your error:"),
+    ("likely", "Probably this error (the wording differs):"),
+])
+def test_a_match_is_said_first_then_the_answer_then_the_others(match, verdict):
+    assert text_output(Found(FOUND, match, 1)).split("\n") == [verdict, *LINES, *OTHERS]
+    assert text_output(Found(FOUND[:1], match, 1)).split("\n") == [verdict, *LINES]  # no others, no heading
+
+
+def test_no_match_says_so_first_and_lists_the_related_records():
+    assert text_output(Found(FOUND, "none", 1)).split("\n") == [
+        "No record for this error yet. Related records, not this error:", *LINES, *OTHERS[2:]]
+    assert text_output(Found([], "none", 0)) == "No record for this error yet."
+
+
+def test_the_answer_is_bold_on_a_terminal_and_explained_under_it():
+    text = text_output(Found(FOUND[:2], "exact", 1), {"record": {"solutions": ["Quote it"]}}, bold=True)
+    assert text.split("\n") == ["This is your error:", f"\x1b[1m{LINES[0]}\x1b[0m", LINES[1],
+                                "", "   Solutions:", "     1. Quote it", *OTHERS[:4]]
+
+
+def test_record_text_cannot_start_a_ci_command():
+    for bold in (False, True):
+        text = text_output(Found(results("##[error]forged", "x ##vso[task.setvariable]y"), "likely", 1), bold=bold)
+        assert "##[" not in text and "##vso[" not in text
+        assert "#\u200b#[error]forged" in text and "#\u200b#vso[task.setvariable]y" in text
