@@ -88,9 +88,14 @@ def inert(text: str) -> str:
     return re.sub(r"([@#])(?=[\w-])", "\\1\u2060", text)
 
 
+# What the comment says of the verdict it acted on, as the search page says it.
+SAYS = {"exact": "This looks like exactly this error:",
+        "likely": "This is probably this error; the wording differs:"}
+
+
 def comment_body(found: Found, record: dict | None, site: str) -> str:
     first = found.results[0]
-    lines = [f"This looks like **[{inert(md_text(first.message))}]({md_url(first.url)})** "
+    lines = [f"{SAYS[found.match]} **[{inert(md_text(first.message))}]({md_url(first.url)})** "
              f"({md_text(first.repo)} · {md_text(first.error_type)})."]
     solutions = ((record or {}).get("record") or {}).get("solutions") or []
     if solutions:

@@ -1,8 +1,10 @@
 """The issue bot (action.yml, errorsite/bot.py; issue 41), on recorded event
 payloads (tests/fixtures/bot/) against a local fake of GitHub's REST API, with
 no network: a match gets one comment with the record's link and first
-solution; an unsure search, a bot's post or another action gets silence; an
-issue it answered never gets a second comment; dry-run posts nothing."""
+solution, saying which verdict it acted on (exact or likely); an unsure
+search, a likely match under the default confidence, a bot's post or another
+action gets silence; an issue it answered never gets a second comment;
+dry-run posts nothing."""
 from __future__ import annotations
 
 import http.server
@@ -15,13 +17,15 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from errorsite.bot import MARKER, GitHub, answer, inert, pastes, post_of
+from errorsite.bot import MARKER, GitHub, answer, comment_body, inert, pastes, post_of
+from errorsite.find import Found, Result
 from tests.conftest import ROOT, SHARED_RECORDS, build_quietly, need_shared
 
 pytestmark = [pytest.mark.slow]  # builds a site and starts V8 in subprocesses
 EVENTS = ROOT / "tests" / "fixtures" / "bot"
 BASE = "http://127.0.0.1:1/errors/"
 COBRA = f"{BASE}spf13/cobra/accepts-at-most-arg-s-received/"
+CLIENTS = f"{BASE}redis/redis/err-max-number-of-clients-reached/"
 
 
 def event(name: str) -> dict:
@@ -99,7 +103,8 @@ def test_a_known_error_gets_one_comment_with_its_record_and_first_solution(site,
     [(path, data)] = posted(github)
     assert path == "/repos/acme/tool/issues/42/comments"
     body = data["body"]
-    assert body.startswith(f"This looks like **[accepts at most 1 arg(s), received 2]({COBRA})** (spf13/cobra · usage).")
+    assert body.startswith(f"This looks like exactly this error: **[accepts at most 1 arg(s), received 2]({COBRA})** "
+                           "(spf13/cobra · usage).")
     assert "\n\nFirst solution: Quote values containing spaces" in body and body.rstrip().endswith(MARKER)
     [get, post] = github.requests
     assert get[2]["Authorization"] == "Bearer t0ken" and post[2]["Authorization"] == "Bearer t0ken"
@@ -126,6 +131,35 @@ def test_silence(site, github, name, why):
     assert github.requests == []
 
 
+def test_a_likely_match_is_answered_only_when_likely_is_accepted_and_says_so(site, github):
+    """An older wording of redis' message (`client` for `clients`) in a
+    traceback through redis-py: the search calls it likely, not exact."""
+    assert answer(event("issues-opened-likely-error.json"), site, GitHub(github.url, "t")) == \
+        "silent: no record matches surely enough"
+    assert github.requests == []
+    assert answer(event("issues-opened-likely-error.json"), site, GitHub(github.url, "t"), "likely") == "commented"
+    [(path, data)] = posted(github)
+    assert path == "/repos/acme/tool/issues/43/comments"
+    assert data["body"].startswith("This is probably this error; the wording differs: "
+                                   f"**[ERR max number of clients reached]({CLIENTS})** (redis/redis · resource).")
+
+
+def found_as(match: str) -> Found:
+    first = Result(1, "accepts at most 1 arg(s), received 2", "spf13/cobra", "usage", "", COBRA, "")
+    return Found([first], match, 1)
+
+
+@pytest.mark.parametrize("match, says", [
+    ("exact", "This looks like exactly this error: "),
+    ("likely", "This is probably this error; the wording differs: "),
+])
+def test_the_comment_names_the_verdict_it_acted_on(match, says):
+    record = {"record": {"solutions": ["Quote values containing spaces"]}}
+    body = comment_body(found_as(match), record, "https://example.org/errors/")
+    assert body.startswith(f"{says}**[accepts at most 1 arg(s), received 2]({COBRA})** (spf13/cobra · usage).\n")
+    assert "\n\nFirst solution: Quote values containing spaces\n" in body and body.endswith(MARKER + "\n")
+
+
 def test_a_marker_past_the_first_page_of_comments_counts(site, github):
     github.comments[42] = [{"id": n, "body": "+1"} for n in range(100)] + [{"id": 100, "body": f"…{MARKER}"}]
     assert answer(event("issues-opened-known-error.json"), site, GitHub(github.url, "t")) == \
@@ -140,7 +174,7 @@ def test_dry_run_prints_the_comment_and_calls_nothing(site, github, tmp_path):
     done = subprocess.run([sys.executable, "-m", "errorsite.bot", "--site", site, "--dry-run"], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("This looks like **[accepts at most 1 arg(s), received 2]")
+    assert done.stdout.startswith("This looks like exactly this error: **[accepts at most 1 arg(s), received 2]")
     assert done.stdout.rstrip().endswith("errorsite bot: would comment") and github.requests == []
     # and for real, through the same command: one comment
     done = subprocess.run([sys.executable, "-m", "errorsite.bot", "--site", site], env=env, cwd=ROOT,
