@@ -71,6 +71,23 @@ def test_an_exact_code_puts_its_record_first_and_is_a_match(node_core, coded, qu
     assert found["match"] == "exact", found
 
 
+@pytest.mark.parametrize("query", [
+    "-2146893019",
+    "error -2146893019",
+    "Installer failed with exit code: -2146893019",
+    "0x80090325",
+    "2148074277",
+])
+def test_a_windows_code_as_tools_print_it_finds_its_record(node_core, coded, query):
+    """An HRESULT printed in decimal keeps its sign (0x80090325 is
+    -2146893019): the `-` is part of the number, not an operator that
+    leaves the code out, and the code decides, whatever words surround it."""
+    schannel = coded_record("microsoft/winget-cli", "bad-message",
+                            "The message received was unexpected or badly formatted.", "0x80090325")
+    found = search(node_core, [*coded, schannel], query)
+    assert (found["hits"][0], found["match"]) == ("microsoft/winget-cli bad-message", "exact"), found
+
+
 def test_a_code_of_letters_alone_is_only_a_word(node_core, coded):
     """`ERR` is in many log lines: a paste holding it is not redis' error."""
     found = search(node_core, coded, "npm ERR! parse error: unexpected token at line 1")

@@ -31,7 +31,8 @@ def shared_records() -> list[dict]:
 TRICKY = ["Ünïcödé ΣΊΣΥΦΟΣ İstanbul ǅemal ﬁle", "a+b ~c ^d *e", "</script><b>x</b>", "١٢٣ arabic-indic ٣x",
           "x" * 64 + "_y", "x" * 65, "_a_ .b. ::c:: =d= /e/ -f-", "𝐀𝐁𝐂 𝟏𝟐 a𝐀_b", "ⅷ ² ½ x²",
           "ｆｕｌｌ ｗｉｄｔｈ", "𖠀 𖠀𖠀 ⅷⅷ ²² ½½ 〇〇 ⅫⅫ ½_½ ⅷ.x", "𝐀" * 33, "𝐀" * 32 + "_b",
-          "kv_cache_enabled=true", "", " ", "\u00a0\u2028\u3000 word", "İ", "ß ẞ ŉ", "a\u0301b c\u0308"]
+          "kv_cache_enabled=true", "", " ", "\u00a0\u2028\u3000 word", "İ", "ß ẞ ŉ", "a\u0301b c\u0308",
+          "-2146893019", "error -2146893019 (0x80090325)", "-x --y"]
 
 
 def mismatched_tokens(node_core, texts: list[str]) -> list:
