@@ -57,13 +57,14 @@
       items.push.apply(items, words(piece, true));
     });
     items = items.slice(0, MAX_WORDS);
-    items.names = items.some(function (item) { return item !== null && /[._\/\\:]/.test(item); });
+    items.names = words(String(pattern).split(SENTENCE_END)[0], true).some(function (w) { return /[._\/\\:]/.test(w); });
     return items;
   }
 
-  /* Its quoted literals (`':'` in `Expecting ':' delimiter`): what a message is about. */
+  /* Its quoted marks (`':'` in `Expecting ':' delimiter`): what a message
+   * is about, which no word says. A quoted word may be a value in another release. */
   function quotedIn(pattern) {
-    return (String(pattern).match(/(['"`])[^'"`{}\s]{1,40}\1/g) || []).map(function (q) { return q.toLowerCase(); });
+    return (String(pattern).match(/(['"`])[^'"`{}\s\p{L}\p{N}]{1,8}\1/gu) || []);
   }
 
   /* Whether the line's words in a stretch are the record's written otherwise:
@@ -165,7 +166,7 @@
       best.head = heard;
       best.headOf = headOf;
       best.requoted = quoted.length > 0 && !quoted.some(function (q) { return text.indexOf(q) >= 0; }) &&
-        /(['"`])[^'"`\s]{1,40}\1/.test(text);
+        /(['"`])[^'"`\s\p{L}\p{N}]{1,8}\1/u.test(text);
     }
     return best;
   }
