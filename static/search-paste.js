@@ -17,15 +17,17 @@
   // log's error is at its end, or in its middle with cleanup after. A block
   // is an error-looking line with the lines that belong to it: the frames,
   // source lines and continuations around it (indented, or errors
-  // themselves), and a few lines either side. Blocks are taken from the last
-  // back, with the log's last lines, until READ_LIMIT, and keep their order;
-  // the rest of the log (an install's output, passing tests) is left out, its
-  // words no evidence. Every line is read once, by rules that are linear in
-  // it, so a 1 MB paste costs a few milliseconds.
+  // themselves, and blank lines between them), and the line either side.
+  // Blocks are taken from the last back, with the log's last lines, until
+  // READ_LIMIT, and keep their order. The rest of the log
+  // (an install's output, passing tests) is left out: its words are no
+  // evidence, and a warning among them would be taken for the error. Every
+  // line is read once, by rules that are linear in it, so a 1 MB paste costs
+  // a few milliseconds.
   var READ_LIMIT = 20000;
   var LINE_LIMIT = 2000;      // characters of one line read (a minified bundle is one line)
   var BLOCK_LINES = 120;      // lines a block grows, each way, from its error-looking line
-  var BESIDE = 3;             // lines kept either side of a block (a prompt, the step that ran)
+  var BESIDE = 1;             // lines kept either side of a block (a prompt, the step that ran)
   var LAST_LINES = 3;         // a log's last lines, kept whatever they say
   var ANSI = /\x1b(?:\[[0-9;?]*[ -\/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
   var RUNNER_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z[^\S\n]/gm;
@@ -33,12 +35,12 @@
   // (`ValueError`, `requests.exceptions.InvalidSchema: `), a CI error mark,
   // or a stack frame (Python's, Java's and JavaScript's, Go's, Ruby's).
   var ERROR_LOOKING = new RegExp([
-    /\b(?:error|exception|panic(?:ked)?|fatal|traceback|fail(?:ed|ure)?|caused by|what\(\)|cannot|can't|unable|denied|refused|invalid|not found|no such)\b/.source,
+    /\b(?:errors?|exceptions?|panic(?:ked)?|fatal|traceback|fail(?:ed|ure)?|caused by|what\(\)|cannot|can't|unable|denied|refused|invalid|not found|no such)\b/.source,
     /\w(?:Error|Exception|Err)\b|##\[error\]|^::error/.source,
-    /^[^\S\n]*(?:[a-z_]\w*\.)+[A-Z]\w*:[^\S\n]/.source,
+    /(?:^|\s)(?:[a-z_]\w*\.)+[A-Z]\w*:[^\S\n]/.source,
     /^[^\S\n]*(?:File "|at [\w$.<>\[\]\/]+[ (]|from \S+:\d+:in )|^[^\S\n]+\S+\.go:\d+/.source,
   ].join("|"), "i");
-  var BELONGS = /^[^\S\n]+\S|^(?:goroutine \d|Caused by|During handling|The above exception)/;
+  var BELONGS = /^[^\S\n]+\S|^\s*$|^(?:goroutine \d|Caused by|During handling|The above exception)/;
   var lastRead = { text: null, read: "" };
 
   /* text → the text the engine reads: colours and runner timestamps gone,
