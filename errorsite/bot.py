@@ -29,7 +29,7 @@ from .share import md_text, md_url, one_line
 MARKER = "<!-- errorsite-bot -->"
 FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)^ {0,3}\1[`~]*[ \t]*$", re.M | re.S)
 MAX_PASTES = 5            # code blocks searched per post: the first ones hold the error
-MAX_PASTE = 20_000        # characters of one paste searched: its start holds the error
+MAX_PASTE = 65_536        # characters of one paste: GitHub's limit on a post; the engine reads a long one by its error lines
 COMMENTS_PAGE = 100
 ACCEPTED = {"exact": ("exact",), "likely": ("exact", "likely")}
 

@@ -183,6 +183,21 @@ def test_dry_run_prints_the_comment_and_calls_nothing(site, github, tmp_path):
     assert len(posted(github)) == 1
 
 
+def test_a_long_ci_log_with_its_error_at_the_end_gets_a_comment(site, github):
+    """A pasted job log of 30 KB whose last lines are the error: the bot reads
+    the whole paste (the engine reads a long one by its error lines), where
+    it once searched only its first 20,000 characters and stayed silent."""
+    from bench.longlog import in_log
+    data = event("issues-opened-known-error.json")
+    log = in_log("$ mytool add my file.txt\nError: accepts at most 1 arg(s), received 2", "end", 30_000)
+    data["issue"]["body"] = f"The CI job fails:\n\n```\n{log}\n```\n"
+    data["issue"]["title"] = "CI is red"
+    assert len(log) > 25_000
+    assert answer(data, site, GitHub(github.url, "t")) == "commented"
+    [(_, posted_data)] = posted(github)
+    assert posted_data["body"].startswith("This looks like exactly this error: **[accepts at most 1 arg(s), received 2]")
+
+
 def test_what_it_reads_of_a_post():
     post = post_of(event("issues-opened-known-error.json"))
     assert post.repo == "acme/tool" and post.issue == 42 and not post.author_is_bot
