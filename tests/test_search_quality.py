@@ -46,10 +46,11 @@ def run_queries(page, base_url: str, queries: list[dict]) -> list[tuple[dict, li
     for query in queries:
         page.fill("#search-input", "")
         page.fill("#search-input", query["query"])
-        # The box's value, not the query: what the box kept is what was searched (the address holds it redacted).
+        # The box's value, not the query: what the box kept is what was searched (the address holds
+        # what the engine read of it, redacted).
         page.wait_for_function(
-            "() => decodeURIComponent(location.hash.slice(3)) === "
-            "(window.ErrorSearchRedact || {redact: (t) => ({text: t})}).redact(document.getElementById('search-input').value).text && "
+            "() => window.ErrorSearch && window.ErrorSearchRedact && decodeURIComponent(location.hash.slice(3)) === "
+            "ErrorSearchRedact.redact(ErrorSearch.read(document.getElementById('search-input').value)).text && "
             "(document.querySelector('#search-results > li') || "
             " /No results|noise/.test(document.getElementById('search-status').textContent))")
         hrefs = page.eval_on_selector_all(
