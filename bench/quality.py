@@ -509,13 +509,21 @@ def bench_figures(distractors: int, seed: int = 0) -> dict:
     what it costs, from the same run (bench/bench.py --search reports it
     beside the bytes and rounds of its own queries)."""
     suite = load_suite()
+    near = load_near_misses(suite)
     with tempfile.TemporaryDirectory(prefix="quality-") as folder:
-        search_dir = write_search(Path(folder), corpus(suite, distractors, seed=seed))
+        search_dir = write_search(Path(folder), corpus(suite, distractors, seed=seed, near_misses=near))
         queries = suite.queries + code_queries(suite)
-        outcomes = run(search_dir, queries)
+        outcomes = run(search_dir, queries + [Query(n.text, n.sibling, n.kind, "near") for n in near])
+        outcomes, near_outcomes = outcomes[:len(queries)], outcomes[len(queries):]
     real = [(q, o) for q, o in zip(queries, outcomes) if q.set != "codes"]
     figs = figures([q for q, _ in real], [o for _, o in real])
+    judged = verdicts(queries, outcomes, near, near_outcomes)
+    (called, right), (held, holding) = judged["right"]["all"], judged["right"]["holding"]
     return {"distractors": distractors, "queries": len(real), **figs["all"]["all"],
+            "exact_precision": judged["exact"]["precision"], "likely_precision": judged["likely"]["precision"],
+            "near_misses": judged["near"]["all"]["of"], "near_called": judged["near"]["all"]["called"],
+            "near_called_by_kind": {kind: f["called"] for kind, f in judged["near"].items() if kind != "all"},
+            "right_called": held / holding,
             "sets": {name: f["top1"] for name, f in figs["set"].items()},
             "kinds": {name: f["top1"] for name, f in figs["kind"].items()},
             "codes": sum(rank_of(q, o) == 1 for q, o in zip(queries, outcomes) if q.set == "codes"),

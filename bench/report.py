@@ -88,6 +88,10 @@ def table(r: dict) -> str:
         lines.append(f"search quality, {q['queries']} real pastes among {q['distractors']:,} records: "
                      f"top-1 {q['top1']:.1%}, top-3 {q['top3']:.1%}, first result a match {q['matched']:.1%}, "
                      f"codes {q['codes']}/{q['code_queries']}; " + search_cells(q))
+        if "near_called" in q:
+            lines.append(f"search verdict: exact right {q['exact_precision']:.1%}, likely right {q['likely_precision']:.1%}, "
+                         f"near misses called a match {q['near_called']}/{q['near_misses']}, "
+                         f"right first results (holding their message) called a match {q['right_called']:.1%}")
     for kind, sides in (r.get("search") or {}).items():
         for side, f in sides.items():
             lines.append(f"search, {kind}, {side}: " + search_cells(f))

@@ -118,6 +118,20 @@ def test_the_command_says_match_none_or_error_by_its_exit_status(suite_site):
     assert done.returncode == 2 and "no error text" in done.stderr
 
 
+def test_a_long_log_on_stdin_is_judged_by_its_error_lines(suite_site):
+    """`pytest 2>&1 | find -`: the error at the end of a 26 KB log and in the
+    middle of a 200 KB one, with colours and runner timestamps, is found and
+    judged as it is alone (the engine read the first 20,000 characters)."""
+    from bench.longlog import decorated, in_log
+    server, out, _ = suite_site
+    paste = "Error: accepts at most 1 arg(s), received 3\nUsage:\n  myapp [flags]"
+    alone = json.loads(run("--site", str(out), "--json", "-", stdin=paste).stdout)
+    for log in (in_log(paste, "end", 26_000), in_log(paste, "middle", 200_000), decorated(paste)):
+        done = run("--site", str(out), "--json", "-", stdin=log)
+        data = json.loads(done.stdout)
+        assert (data["match"], data["results"][0]["url"]) == (alone["match"], alone["results"][0]["url"]), done.stderr
+
+
 def test_explain_adds_the_meaning_and_solutions_from_the_record_data(suite_site):
     server, out, _ = suite_site
     done = run("--site", server.base_url, "--explain", "-n", "1",

@@ -8,7 +8,13 @@ records among 12,000 distractors, under Node with the site's own engine.
   an exact match;
 - the engine's judgement: of the right first results, the share called a
   match; of each shared set's pastes searched on a site built without its
-  records, the share called a match (at most 10%);
+  records, the share called a match (at most 10%); of the near misses
+  (tests/fixtures/near-misses/: real pastes of errors without a record, each
+  beside a sibling record), the share called a match, per kind; how often
+  `exact` is right;
+- every paste inside long CI logs (bench/longlog.py) keeps its rank and its
+  verdict, but for those no line of which looks like an error in the middle
+  of a 200 KB log;
 - the split search answers what the true whole index answers (lunr.py's, no
   split files), query for query, on every one of them.
 
@@ -43,8 +49,17 @@ FLOORS = {
 KIND_FLOOR = 0.90      # top-1 of every kind of paste…
 KIND_BELOW = {"frames-only": 0.70}  # …but these (target 90%: a frame names a library, seldom its error)
 MATCHED_RIGHT = 0.97   # of the right first results of pastes holding their message, called a match
-MATCHED_RIGHT_ALL = 0.96  # …of all right first results, frames alone included (each one made right lowers it)
+MATCHED_RIGHT_ALL = 0.955  # …of all right first results, frames alone included (each one made right lowers it)
 MATCHED_ABSENT = 0.10  # of pastes whose record is absent, called a match
+# Near misses called a match, per kind, at most (issue 61's target is 2% in all;
+# reached: same-class, not yet same-repo and same-words: docs/search.md).
+NEAR_CALLED = {"all": 0.045, "same-class": 0.02, "same-repo": 0.095, "same-words": 0.05}
+EXACT_RIGHT = 0.995    # of the first results called exact, the paste's record
+# Of the suite's pastes (not titles nor typed words), inside long logs, those
+# that keep their rank and verdict, at least.
+LONG_KEPT = {"end-26k": 0.95, "middle-200k": 0.89, "ansi-stamped": 0.95}
+PASTE_KINDS = {"issue-paste", "ci-log", "structured-log", "non-english", "pasted", "tool-prefix", "windows-path",
+               "prompt"}
 
 
 @pytest.fixture(scope="module")
@@ -55,11 +70,26 @@ def suite():
 
 
 @pytest.fixture(scope="module")
-def outcomes(suite, mined_messages, tmp_path_factory):
+def near(suite):
+    return quality.load_near_misses(suite)
+
+
+@pytest.fixture(scope="module")
+def site(suite, near, mined_messages, tmp_path_factory):
     folder = tmp_path_factory.mktemp("quality")
-    search_dir = quality.write_search(folder, quality.corpus(suite, DISTRACTORS), whole=True)
+    return folder, quality.write_search(folder, quality.corpus(suite, DISTRACTORS, near_misses=near), whole=True)
+
+
+@pytest.fixture(scope="module")
+def outcomes(suite, site):
+    folder, search_dir = site
     queries = suite.queries + quality.code_queries(suite)
     return queries, quality.run(search_dir, queries, whole=folder / "whole")
+
+
+@pytest.fixture(scope="module")
+def near_outcomes(near, site):
+    return quality.run(site[1], [quality.Query(n.text, n.sibling, n.kind, "near") for n in near])
 
 
 def test_real_pastes_rank_their_record_first(outcomes):
@@ -110,3 +140,33 @@ def test_the_split_search_answers_as_the_true_whole_index(outcomes):
               f"split {o['results'][:3]} {o['match']}"
               for q, o in zip(queries, found) if (o["results"], o["match"]) != (o["whole"]["results"], o["whole"]["match"])]
     assert not differ, differ[:10]
+
+
+def test_a_near_miss_is_seldom_called_a_match(suite, outcomes, near, near_outcomes):
+    """A real paste of an error without a record, beside a record of its
+    repository (its class, its words): a match called for it is wrong."""
+    assert len(near) >= 150
+    judged = quality.verdicts(*outcomes, near, near_outcomes)
+    FIGURES["near misses called a match"] = ", ".join(f"{kind} {f['called']}/{f['of']}" for kind, f in judged["near"].items())
+    high = [f"{kind}: {judged['near'][kind]['called']} of {judged['near'][kind]['of']}"
+            for kind, share in NEAR_CALLED.items() if judged["near"][kind]["called"] > share * judged["near"][kind]["of"]]
+    assert not high, "\n".join(high + quality.near_called(near, near_outcomes))
+    FIGURES["exact right"] = f"{judged['exact']['precision']:.1%} of {judged['exact']['called']}"
+    assert judged["exact"]["precision"] >= EXACT_RIGHT
+
+
+def test_a_paste_inside_a_long_log_keeps_its_rank_and_verdict(suite, site, outcomes):
+    """Each paste at the end of a 26 KB CI log, in the middle of a 200 KB one,
+    and stamped and coloured as a runner shows it: judged by its error lines
+    as it is alone. (A paste none of whose lines looks like an error cannot be
+    found in the middle of 200 KB of a log's own output.)"""
+    queries, found = outcomes
+    pastes = [(q, o) for q, o in zip(queries, found) if q.kind in PASTE_KINDS]
+    plain = [q for q, _ in pastes]
+    long_found = quality.run(site[1], quality.long_variants(plain))
+    lost = quality.long_changes(plain, [o for _, o in pastes], long_found)
+    FIGURES["pastes in long logs keeping rank and verdict"] = ", ".join(
+        f"{name} {len(plain) - len(changes)}/{len(plain)}" for name, changes in lost.items())
+    low = [f"{name}: {len(plain) - len(changes)} of {len(plain)}" for name, changes in lost.items()
+           if len(plain) - len(changes) < LONG_KEPT[name] * len(plain)]
+    assert not low, "\n".join(low + [line for changes in lost.values() for line in changes][:40])
