@@ -529,7 +529,23 @@
     box.classList.toggle("scrolls", box.scrollHeight > box.clientHeight + 1);
   }
 
+  /* A paste longer than the engine reads (a whole CI log) goes into the box
+   * as what the engine reads of it, its error blocks (ErrorSearch.read): a
+   * megabyte in a text box costs the browser half a second of layout, and
+   * the box then shows what was searched, as the address holds it. Before
+   * the engine has loaded, the paste goes in as it is. */
+  function pasteRead(box, event) {
+    var text = event.clipboardData && event.clipboardData.getData("text/plain");
+    if (!text || !window.ErrorSearch || text.length <= window.ErrorSearch.paste.READ_LIMIT) return;
+    event.preventDefault();
+    var read = window.ErrorSearch.read(text), start = box.selectionStart, end = box.selectionEnd;
+    box.value = box.value.slice(0, start) + read + box.value.slice(end);
+    box.selectionStart = box.selectionEnd = start + read.length;
+    box.dispatchEvent(new InputEvent("input", { inputType: "insertFromPaste", bubbles: true }));
+  }
+
   function searchBox(box) {
+    box.addEventListener("paste", function (event) { pasteRead(box, event); });
     box.addEventListener("input", function () { fitBox(box); });
     box.addEventListener("keydown", function (event) {
       if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;

@@ -170,3 +170,22 @@ def test_the_same_paste_after_emptying_the_box_shows_its_results_again(shared_si
     page.page.wait_for_selector(results)
     assert page.page.evaluate("window.__searched") == [TRACEBACK] * 3
     assert page.errors == []
+
+
+def test_a_long_log_goes_into_the_box_as_its_error_lines(shared_site, clipboard_page):
+    """A whole CI log pasted with Control+V (over 1 MB, the error at its end):
+    the box takes what the engine reads of it, its error lines, and the search
+    finds the error as when it is pasted alone. A megabyte in the box would
+    hold the page's main thread for half a second of layout (bench/long_paste.py)."""
+    from bench.longlog import in_log
+    page = clipboard_page
+    open_search(page, shared_site.base_url + "-/search/")
+    log = in_log(TRACEBACK, "end", 1_000_000)
+    page.page.evaluate("text => navigator.clipboard.writeText(text)", log)
+    box = page.page.locator("#search-input")
+    box.focus()
+    page.page.keyboard.press("Control+V")
+    assert first_hit(page) == KV_CACHE
+    kept = box.input_value()
+    assert TRACEBACK in kept and len(kept) < 5_000, len(kept)
+    assert page.page.locator("#search-results").get_attribute("data-match") == "exact"  # as alone
