@@ -181,8 +181,9 @@ class Finder:
         try:
             from py_mini_racer import MiniRacer
         except ImportError:
-            raise FindError("errorsite find runs the site's JavaScript in V8: "
-                            "pip install 'errorsite[find]' (the mini-racer package)") from None
+            raise FindError("errorsite find runs the site's JavaScript in V8 (the mini-racer package): "
+                            "in a checkout, .venv/bin/python -m pip install -r requirements.lock; "
+                            "installed with pip, pip install 'errorsite[find]'") from None
         self.site = site
         search = page_links(site, urls.SEARCH_PATH)
         if not search.engine or not search.canonical.endswith(urls.SEARCH_PATH):
@@ -307,8 +308,9 @@ def command(argv: list[str]) -> int:
                                      "(a paste, a traceback, a log line), with the site's own search.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=FIND_HELP)
     parser.add_argument("text", nargs="?", default="-", help="the error's text; - or nothing: read standard input")
-    parser.add_argument("--site", default="site", metavar="DIR|URL",
-                        help="a built site's folder, or the http(s) URL it is served from (default: site)")
+    parser.add_argument("--site", default=os.environ.get("ERRORSITE_SITE") or "site", metavar="DIR|URL",
+                        help="a built site's folder, or the http(s) URL it is served from "
+                             "(default: $ERRORSITE_SITE, else site)")
     parser.add_argument("-n", type=int, default=5, metavar="N", help="results to show (default: 5)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--explain", action="store_true",

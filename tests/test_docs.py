@@ -44,3 +44,18 @@ def test_links_between_docs_pages_resolve():
 
 def test_the_readme_links_resolve():
     assert broken_links(ROOT / "README.md") == []
+
+
+def test_the_quick_starts_lock_installs_what_find_needs():
+    """The README's quick start installs requirements.lock: `build.py find` then works."""
+    import tomllib
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["optional-dependencies"]["find"]
+    pinned = set(re.findall(r"^([A-Za-z0-9_.-]+)==", (ROOT / "requirements.lock").read_text("utf-8"), re.M))
+    assert {re.match(r"[A-Za-z0-9_.-]+", requirement)[0].lower() for requirement in extra} <= pinned
+
+
+def test_the_commands_page_counts_the_commands():
+    from errorsite.cli import COMMANDS
+    words = {4: "four", 5: "five", 6: "six"}
+    text = (ROOT / "docs" / "commands.md").read_text("utf-8")
+    assert f"`build.py` has {words[len(COMMANDS) + 1]} commands" in text  # build, the default, and the rest

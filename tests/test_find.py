@@ -9,6 +9,7 @@ codes: 0 a match, 1 none, 2 an error."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from urllib.parse import quote
@@ -116,6 +117,15 @@ def test_the_command_says_match_none_or_error_by_its_exit_status(suite_site):
     assert done.returncode == 2 and "HTTP 404" in done.stderr
     done = run("--site", str(out), "")
     assert done.returncode == 2 and "no error text" in done.stderr
+
+
+def test_the_site_comes_from_errorsite_site_without_site(suite_site):
+    server, out, _ = suite_site
+    paste = "Error: accepts at most 1 arg(s), received 3"
+    done = subprocess.run([sys.executable, str(ROOT / "build.py"), "find", "--json", paste], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "ERRORSITE_SITE": server.base_url})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["site"] == server.base_url
 
 
 def test_a_long_log_on_stdin_is_judged_by_its_error_lines(suite_site):
