@@ -64,3 +64,18 @@ def test_every_build_command_shown_uses_options_build_py_has(build_help):
     for args in commands:
         for option in (arg for arg in args if arg.startswith("--")):
             assert re.search(rf"(^|[\s,\[]){re.escape(option)}\b", build_help), option
+
+
+def test_the_tool_ref_the_workflow_checks_out_exists(workflow):
+    """The recipe runs as written: the tool's `ref` is a commit of this repository."""
+    refs = [step["with"]["ref"] for job in workflow["jobs"].values() for step in job["steps"]
+            if step.get("uses", "").startswith("actions/checkout") and "ref" in step.get("with", {})]
+    assert refs, "the workflow pins the tool's version"
+    shallow = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--is-shallow-repository"], capture_output=True,
+                             text=True)
+    if shallow.returncode or shallow.stdout.strip() == "true":
+        pytest.skip("not a full git checkout: its commits cannot be looked up")
+    for ref in refs:
+        found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+                               capture_output=True, text=True)
+        assert found.returncode == 0, f"docs/deploying.md checks out {ref}, which is no commit here"
