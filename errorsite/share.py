@@ -87,14 +87,6 @@ def issue_search_url(r: Record) -> str:
     return f"https://github.com/{quote(r.repo)}/issues?{urlencode({'q': one_line(r.message)})}"
 
 
-def new_issue_url(r: Record, body: str | None = None) -> str:
-    """GitHub's new-issue form, titled with the message. The record page
-    leaves the body out: record-tools.js adds the Markdown field's text, which
-    the page already holds, so the page does not carry it twice."""
-    query = {"title": one_line(r.message)[:TITLE_LIMIT], **({"body": body[:BODY_LIMIT]} if body is not None else {})}
-    return f"https://github.com/{quote(r.repo)}/issues/new?{urlencode(query)}"
-
-
 def report_url(dataset_repo: str, r: Record, permalink: str) -> str:
     """A new issue in the dataset's repository about this record, with what
     its maintainers need to find it: id, dataset version, analysed commit."""
@@ -114,7 +106,7 @@ def share_values(site: urls.Site, r: Record, line_url: str | None, page_line: in
     permalink = site.absolute(urls.permalink_path(r))
     text = snippet(r, permalink, line_url, page_line)
     return dict(permalink=permalink, snippet=text, issue_search_url=issue_search_url(r),
-                new_issue_url=new_issue_url(r), body_limit=BODY_LIMIT, stale=staleness(r, line_url or r.github_url),
+                stale=staleness(r, line_url or r.github_url),
                 report_url=report_url(dataset_repo, r, permalink) if dataset_repo else None,
                 code_path=urls.code_path(r.error_code), json_path=urls.record_json_path(r),
                 markdown_path=urls.record_markdown_path(r))

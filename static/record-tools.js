@@ -67,16 +67,6 @@
     });
   });
 
-  // "Open an issue" prefills the issue with the Markdown snippet, taken from
-  // its field rather than repeated in the link (without JavaScript the form
-  // opens with the title, and the snippet is in the field to paste).
-  Array.prototype.forEach.call(article.querySelectorAll("a[data-body-from]"), function (a) {
-    var from = document.getElementById(a.getAttribute("data-body-from"));
-    if (!from) return;
-    var url = new URL(a.href);
-    url.searchParams.set("body", Array.from(from.value).slice(0, +a.getAttribute("data-body-limit")).join(""));
-    a.href = url.toString();
-  });
 
   // One link control beside every section heading, the button that copies its
   // permanent link (made here, not in each page's markup; "On this page"

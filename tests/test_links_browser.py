@@ -6,7 +6,7 @@ without JavaScript the same text sits in visible fields; a permalink lands on
 the record page."""
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -71,11 +71,9 @@ def test_copy_as_markdown_puts_the_snippet_on_the_clipboard(shared_site, clipboa
     page.page.get_by_role("button", name="Copy link", exact=True).click()
     wait_copied(page)
     assert clipboard(page) == f"{shared_site.base_url}-/r/{RECORD_ID}/"
-    # "Open an issue" prefills the same Markdown (the page holds it once, in its field)
-    new_issue = urlsplit(page.page.get_by_role("link", name="Open an issue").get_attribute("href"))
-    assert new_issue.path == "/huggingface/candle/issues/new"
-    assert parse_qs(new_issue.query) == {"title": ["kv_cache_enabled=true is not supported"],
-                                         "body": [expected_markdown(shared_site.base_url)]}
+    # Upstream, the page offers a search of the tracker, never a prefilled new issue there.
+    search = urlsplit(page.page.get_by_role("link", name="Search upstream issues").get_attribute("href"))
+    assert search.path == "/huggingface/candle/issues" and page.page.get_by_role("link", name="Open an issue").count() == 0
     assert page.errors == []
 
 
