@@ -59,3 +59,13 @@ def test_the_commands_page_counts_the_commands():
     words = {4: "four", 5: "five", 6: "six"}
     text = (ROOT / "docs" / "commands.md").read_text("utf-8")
     assert f"`build.py` has {words[len(COMMANDS) + 1]} commands" in text  # build, the default, and the rest
+
+
+def test_the_readme_and_docs_speak_to_a_newcomer():
+    """No page but the performance notebook speaks of "this machine" or cites
+    our internal issue numbers, and no example builds from ../shared, a
+    folder only this project's developers have."""
+    pages = [ROOT / "README.md", *(page for page in DOCS if page.name != "performance.md")]
+    internal = re.compile(r"this \d-core machine|\b[Ii]ssue \d+\b|build\.py[^\n`]*\.\./shared")
+    said = {page.name: internal.findall(page.read_text("utf-8")) for page in pages}
+    assert {name: found for name, found in said.items() if found} == {}
