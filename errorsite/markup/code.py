@@ -31,7 +31,7 @@ _THEMES = ("default", "github-dark")  # light, and dark under prefers-color-sche
 # block and the ones after it shown plain (plain.slow_code). One
 # budget a record, not a block, so that a record's work is bounded whatever
 # its number of blocks.
-HIGHLIGHT_SECONDS = 2.0
+HIGHLIGHT_SECONDS = 2.0  # of CPU time (budget.py): the same on a busy machine
 
 
 # Line numbers are a CSS counter (`ln`, one step per line), so a source line
