@@ -83,9 +83,13 @@ def best_match(finder: Finder, texts: list[str], accepted: tuple[str, ...]) -> F
 
 
 def inert(text: str) -> str:
-    """Record text for a GitHub comment: no @mention pings anyone and no
-    #123 or owner/repo#123 links an issue (a zero-width joiner breaks both)."""
-    return re.sub(r"([@#])(?=[\w-])", "\\1\u2060", text)
+    """Record text for a GitHub comment: no @mention pings anyone, and no
+    #123, owner/repo#123, GH-123 or issue or pull request URL links an issue
+    and so cross-references it (a word joiner breaks each)."""
+    text = re.sub(r"([@#])(?=[\w-])", "\\1\u2060", text)
+    text = re.sub(r"\b(GH)(-\d)", "\\1\u2060\\2", text, flags=re.IGNORECASE)
+    return re.sub(r"\b(github)(\.com/[\w.-]+/[\w.-]+/(?:issues|pull|discussions)/\d)", "\\1\u2060\\2", text,
+                  flags=re.IGNORECASE)
 
 
 # What the comment says of the verdict it acted on, as the search page says it.

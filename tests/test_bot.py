@@ -211,6 +211,10 @@ def test_what_it_reads_of_a_post():
 def test_record_text_pings_no_one_and_links_no_issue():
     assert inert("ask @octocat about #12 and acme/tool#3") == \
         "ask @\u2060octocat about #\u206012 and acme/tool#\u20603"
+    assert inert("see GH-6, gh-7 and https://github.com/acme/tool/issues/3 or /pull/4") == \
+        "see GH\u2060-6, gh\u2060-7 and https://github\u2060.com/acme/tool/issues/3 or /pull/4"
+    assert inert("https://github.com/acme/tool/blob/main/x.py and GHz-5") == \
+        "https://github.com/acme/tool/blob/main/x.py and GHz-5"  # a file's link and a word stay as they are
 
 
 def test_the_action_runs_the_bot_with_its_inputs_from_the_environment():
