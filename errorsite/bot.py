@@ -1,5 +1,5 @@
 """The issue bot (action.yml): on a new issue or comment, it searches the
-error output pasted there with the site's own search (find.py) and, on a
+error output pasted there with the site's own search (find/) and, on a
 match, comments once with the record's link and first solution. When unsure
 it says nothing; it never comments twice on one issue (a hidden marker in its
 comment); with dry-run it prints the comment and posts nothing.

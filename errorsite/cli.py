@@ -300,7 +300,7 @@ def check_command(argv: list[str]) -> int:
 
 
 def find_command(argv: list[str]) -> int:
-    from .find import command  # V8 (mini-racer) loads only for `find`
+    from .find.command import command  # V8 (mini-racer) loads only for `find`
     return command(argv)
 
 

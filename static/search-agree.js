@@ -13,7 +13,7 @@
  * release) and say nothing against it.
  *
  *   ErrorSearchAgree.agreement(pattern, lines, isCommon) → the best line's
- *     {line, aligned, substituted: [line's words], added: [line's words]}, or null
+ *     {line, aligned, of, substituted: [line's words], empty, head, headOf, requoted}, or null
  *
  * No DOM here: runs in the browser and under Node.
  */
@@ -116,11 +116,9 @@
    * substitution too: the value may be some of the line's words, not all.
    * Before the first aligned word, as many of the line's words as the record
    * has there (and one): the rest is what comes before a message. */
-  function against(items, text) {
-    var line = words(text, false, items.names), pairs = align(items, line);
-    var found = { aligned: pairs.length, substituted: [], added: [], spanned: 0, empty: 0 };
-    if (!pairs.length) return found;
-    for (var s = pairs[0][0]; s <= pairs[pairs.length - 1][0]; s++) if (items[s] !== null) found.spanned++;
+  function against(items, line) {
+    var pairs = align(items, line);
+    var found = { aligned: pairs.length, substituted: [], empty: 0 };
     var ends = [[-1, -1]].concat(pairs);
     for (var k = 0; k + 1 < ends.length; k++) {  // the tail, after the last: a cut or reworded end says nothing
       var from = ends[k], to = ends[k + 1];
@@ -128,46 +126,41 @@
       var own = theirs.filter(function (item) { return item !== null; });
       if (k === 0) ours = ours.slice(Math.max(0, ours.length - own.length - 1));
       if (k > 0 && !ours.length && theirs.length && !own.length) found.empty++;
-      if (!ours.filter(Boolean).length || !own.length && theirs.length || samePhrase(own, ours.filter(Boolean))) continue;
-      if (k === 0 && (!own.length || own.length < theirs.length)) continue;  // what comes before a message, or a value
-      var into = own.length ? found.substituted : found.added;
-      into.push.apply(into, ours.filter(Boolean));
+      if (!own.length || !ours.filter(Boolean).length || samePhrase(own, ours.filter(Boolean))) continue;
+      if (k === 0 && own.length < theirs.length) continue;  // a value before the first aligned word
+      found.substituted.push.apply(found.substituted, ours.filter(Boolean));
     }
     return found;
   }
 
-  /* The message line that says most of the record's words, with where it
-   * differs; `isCommon(word)` keeps the words that tell messages apart. */
   var MAX_LINES = 400;
 
+  /* The line that says most of the record's words, with where it differs
+   * (null for a pattern of no words); `isCommon(word)` keeps the words that
+   * tell messages apart. */
   function agreement(pattern, lines, isCommon) {
-    var items = patternItems(pattern), best = null;
-    var head = patternItems(String(pattern).split(SENTENCE_END)[0]), headOf = head.filter(Boolean).length, heard = 0;
-    var quoted = quotedIn(String(pattern).split(SENTENCE_END)[0]);
-    var own = Object.create(null), literal = 0;
-    items.forEach(function (item) { if (item !== null && !own[item]) { own[item] = true; literal++; } });
+    var first = String(pattern).split(SENTENCE_END)[0];
+    var items = patternItems(pattern), head = patternItems(first), headOf = head.filter(Boolean).length, heard = 0;
+    var known = Object.create(null), literal = 0;
+    items.forEach(function (item) { if (item !== null && !known[item]) { known[item] = true; literal++; } });
     if (!literal) return null;
+    var best = { aligned: 0, substituted: [], empty: 0, line: -1 };
     for (var i = 0; i < lines.length && i < MAX_LINES; i++) {
-      var some = words(lines[i], false, items.names).some(function (w) { return own[w] === true; });
-      if (!some) continue;
-      var found = against(items, lines[i]);
-      found.of = literal;
-      if (headOf) heard = Math.max(heard, against(head, lines[i]).aligned);
-
+      var line = words(lines[i], false, items.names);
+      if (!line.some(function (w) { return known[w] === true; })) continue;
+      var found = against(items, line);
+      if (headOf) heard = Math.max(heard, against(head, line).aligned);
       found.substituted = found.substituted.filter(function (w) { return !isCommon(w); });
-      found.added = found.added.filter(function (w) { return !isCommon(w); });
       found.line = i;
-      if (!best || found.aligned > best.aligned || (found.aligned === best.aligned &&
+      if (best.line < 0 || found.aligned > best.aligned || (found.aligned === best.aligned &&
           found.substituted.length + found.empty < best.substituted.length + best.empty)) best = found;
     }
-    best = best || { aligned: 0, substituted: [], added: [], spanned: 0, empty: 0, of: literal, line: -1 };
-    if (best) {
-      var text = lines.join("\n").toLowerCase();
-      best.head = heard;
-      best.headOf = headOf;
-      best.requoted = quoted.length > 0 && !quoted.some(function (q) { return text.indexOf(q) >= 0; }) &&
-        /(['"`])[^'"`\s\p{L}\p{N}]{1,8}\1/u.test(text);
-    }
+    var text = lines.join("\n").toLowerCase(), quoted = quotedIn(first);
+    best.of = literal;
+    best.head = heard;
+    best.headOf = headOf;
+    best.requoted = quoted.length > 0 && !quoted.some(function (q) { return text.indexOf(q) >= 0; }) &&
+      /(['"`])[^'"`\s\p{L}\p{N}]{1,8}\1/u.test(text);
     return best;
   }
 

@@ -86,13 +86,11 @@
   WholeIndex.prototype.doc = function (ref) { return this.docs[ref]; };
   WholeIndex.prototype.card = WholeIndex.prototype.doc;
 
-  /* The paste's names (name → strength) → {any, strong, of(ref)}: how strongly the
+  /* The paste's names (name → strength) → {any, of(ref)}: how strongly the
    * paste names each record's repository, through `names` (name → repositories). */
   WholeIndex.prototype.named = function (found, names) {
     var strength = namedIn(names || {}, found), docs = this.docs;
-    return { any: Object.keys(strength).length > 0,
-             strong: Object.keys(strength).some(function (repo) { return strength[repo] >= 2; }),
-             of: function (ref) { return strength[docs[ref][1]] || 0; } };
+    return { any: Object.keys(strength).length > 0, of: function (ref) { return strength[docs[ref][1]] || 0; } };
   };
 
   WholeIndex.prototype.matcher = function (ref) {
@@ -150,7 +148,13 @@
    * lines or only a cause's (a paste cut before its error); `innermost` their
    * innermost frame's file. */
   function analyse(text) {
-    text = paste.read(text);
+    return analyseRead(paste.read(text));
+  }
+
+  /* The same, of text already read (find reads a paste once: reading it again
+   * would replace paste.read's one remembered paste, and the next round would
+   * read a long log anew). */
+  function analyseRead(text) {
     var noise = paste.stripNoise(text);
     var lines = paste.messageLines(text);
     var message = lines.length ? unique(tokenize(paste.stripNoise(lines.join("\n")).core)) : [];
@@ -201,7 +205,7 @@
     // split index fetches the term file of each (one request a file, all in
     // one round), and the paste's names (the same message vendored in a fork
     // or a wrapper is told apart by them alone).
-    var q = analyse(text), found = paste.pasteNames(text, data.rules.names);
+    var q = analyseRead(text), found = paste.pasteNames(text, data.rules.names);
     if (!q.core.length && !q.context.length) return noResults();
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };

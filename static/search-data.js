@@ -207,7 +207,7 @@
     return file ? file[ref % this.meta.docsPerFile] : undefined;
   };
 
-  /* The paste's names (name → strength) → {any, strong, of(ref)}: how strongly the
+  /* The paste's names (name → strength) → {any, of(ref)}: how strongly the
    * paste names each record's repository. A name is in the bucket its sorted
    * place falls in; undefined while one of those is missing. */
   SplitIndex.prototype.named = function (found) {
@@ -217,7 +217,7 @@
       if (key in self.names) runs.push([self.names[key], found[key]]);
     });
     if (waiting) return undefined;
-    return { any: runs.length > 0, strong: runs.some(function (run) { return run[1] >= 2; }), of: function (ref) {
+    return { any: runs.length > 0, of: function (ref) {
       var strength = 0;
       runs.forEach(function (run) {
         for (var i = 0; i < run[0].length; i += 2) {

@@ -465,7 +465,7 @@
     if (r.code) return other ? ["none", "code, another message"] : ["exact", "code"];
     if (raisedElsewhere(engine, r, q)) return ["none", "raised elsewhere"];
     var found = r.found === "exact" && said && said.empty ? "emptied" : r.found;
-    var likely = function (rule, weak) {
+    var likely = function (rule) {
       return other ? ["none", rule + ", another message"] : thin ? ["none", rule + ", another line"] : ["likely", rule];
     };
     var classSays = r.named > 0 && r.classNamed && ownClass(engine, q, r);
@@ -480,17 +480,17 @@
     if (found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
                                                             h.line >= MATCH.shortLine))) return ["exact", "found"];
     if (found === "exact" && r.literal >= MATCH.alone &&
-        match.standsAlone(engine.matcher(r.ref), haystackOf(q, text))) return likely("found alone");
+        match.standsAlone(matcher, haystackOf(q, text))) return likely("found alone");
     if (classSays) return likely("class");
     if (found === "head" && r.literal >= MATCH.literal) return likely("head");
-    if (found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return likely("near, every word", true);
+    if (found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return likely("near, every word");
     if (found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
-      return likely("found " + found + (r.named > 0 ? ", named" : h.line >= MATCH.line ? ", line" : ", words"), true);
+      return likely("found " + found + (r.named > 0 ? ", named" : h.line >= MATCH.line ? ", line" : ", words"));
     }
     if (q.typed && everyWordNear(q, r)) return likely("typed");
     if (r.named >= 2 && h.share === 1 && h.rare >= 2) return likely("named, every word");
-    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return likely("rare words", true);
-    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return likely("words, line", true);
+    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return likely("rare words");
+    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return likely("words, line");
     return ["none", "nothing"];
   }
 

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from errorsite.find import FindError, Finder, FolderSite, Found, Result, explain_lines, site_path, text_output
+from errorsite.find import FindError, Finder, FolderSite, Found, Result, site_path
+from errorsite.find.command import explain_lines, text_output
 
 
 def test_without_mini_racer_it_says_how_to_install_it(tmp_path, monkeypatch):

@@ -22,12 +22,11 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
-from . import __version__, urls
+from .. import __version__, urls
 
 MAX_ROUNDS = 8          # as search-data.js: the data settles in two to four
 FETCHES_AT_ONCE = 8     # a round's files over HTTP, in parallel, as a browser asks for them
 TIMEOUT = 30            # seconds for one file over the network
-SHOWN = 160             # characters of a message on its line; --json gives it whole
 SEARCH_MS = 20_000      # the engine's own budgets end a search long before this; a guard against a hang
 
 # Drives the site's engine one round at a time: `find` answers, or names the
@@ -241,101 +240,3 @@ class Finder:
         if not href:
             raise FindError(f"{result.url}: the page names no record data (a site built before -/r/<id>.json)")
         return json.loads(self.site.read(site_path(href, self.base_url)))
-
-
-FIND_HELP = """examples:
-  errorsite find --site site/ "thread 'main' panicked at 'index out of bounds'"
-  pytest 2>&1 | tail -30 | errorsite find --site https://example.org/errors/ -
-  errorsite find --site site/ --json -n 3 < error.log
-
-exit status: 0 a match (the first result is this error: exact or likely),
-1 no match (related records may still be listed), 2 an error.
-
-The first line says which: "This is your error:", "Probably this error (the
-wording differs):", or "No record for this error yet."; a match comes next,
-then the rest under "Other results:"."""
-
-# The first line of the text output, as the search page says it over the first result.
-VERDICTS = {"exact": "This is your error:", "likely": "Probably this error (the wording differs):"}
-NO_MATCH = "No record for this error yet."
-OTHERS = "Other results:"
-BOLD, PLAIN = "\033[1m", "\033[0m"
-
-
-def explain_lines(record: dict) -> list[str]:
-    data = record.get("record") or {}
-    lines = []
-    if data.get("documentation"):
-        lines += ["", "   What it means:", *("     " + line for line in str(data["documentation"]).strip().splitlines())]
-    if data.get("solutions"):
-        lines += ["", "   Solutions:", *(f"     {n}. {' '.join(str(s).split())}" for n, s in enumerate(data["solutions"], 1))]
-    return lines
-
-
-def result_lines(result: Result, bold: bool = False) -> str:
-    """A result's two lines, made inert for a CI log; its message in bold on a terminal."""
-    from .logsafe import defuse
-    message = " ".join(result.message.split())
-    message = message if len(message) <= SHOWN else message[:SHOWN - 1] + "…"
-    first = defuse(f"{result.rank}. {message}")
-    return (f"{BOLD}{first}{PLAIN}" if bold else first) + "\n" + defuse(f"   {result.repo} · {result.error_type} · {result.url}")
-
-
-def text_output(found: Found, explained: dict | None = None, bold: bool = False) -> str:
-    """What `find` prints: the verdict first; on a match the first result under
-    it (in bold with `bold`) and `explained`'s lines, then the others under
-    "Other results:"; with none, the related records."""
-    from .logsafe import defuse
-    explain = [defuse("\n".join(explain_lines(explained)))] if explained is not None else []
-    first, others = (found.results[0], found.results[1:]) if found.results else (None, [])
-    if found.match not in VERDICTS or first is None:
-        head = NO_MATCH + (" Related records, not this error:" if first else "")
-        return "\n".join([head, *(result_lines(r) for r in found.results[:1]), *explain,
-                          *(result_lines(r) for r in others)])
-    lines = [VERDICTS[found.match], result_lines(first, bold), *explain]
-    if others:
-        lines += ["", OTHERS, *(result_lines(r) for r in others)]
-    return "\n".join(lines)
-
-
-def command(argv: list[str]) -> int:
-    import argparse
-    import os
-    import sys
-    from .logsafe import defuse
-
-    parser = argparse.ArgumentParser(prog="errorsite find", description="Find the record of an error from its text "
-                                     "(a paste, a traceback, a log line), with the site's own search.",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=FIND_HELP)
-    parser.add_argument("text", nargs="?", default="-", help="the error's text; - or nothing: read standard input")
-    parser.add_argument("--site", default=os.environ.get("ERRORSITE_SITE") or "site", metavar="DIR|URL",
-                        help="a built site's folder, or the http(s) URL it is served from "
-                             "(default: $ERRORSITE_SITE, else site)")
-    parser.add_argument("-n", type=int, default=5, metavar="N", help="results to show (default: 5)")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--explain", action="store_true",
-                        help="add the first result's meaning and solutions (its -/r/<id>.json)")
-    args = parser.parse_args(argv)
-    if args.n < 1:
-        parser.error("-n must be 1 or more")
-    text = sys.stdin.read() if args.text == "-" else args.text
-    if not text.strip():
-        print("errorsite find: no error text (give it as an argument, or on standard input)", file=sys.stderr)
-        return 2
-    try:
-        with Finder(open_site(args.site)) as finder:
-            found = finder.find(text, args.n)
-            explained = finder.record(found.results[0]) if args.explain and found.results else None
-    except FindError as error:
-        print(defuse(f"errorsite find: {error}"), file=sys.stderr)
-        return 2
-    if args.json:
-        out = {"match": found.match, "site": finder.base_url,
-               "results": [{"rank": r.rank, "message": r.message, "repo": r.repo, "type": r.error_type,
-                            "summary": r.summary, "url": r.url} for r in found.results]}
-        if explained is not None:
-            out["record"] = explained
-        print(json.dumps(out, ensure_ascii=False, indent=2, sort_keys=True))
-    else:  # bold on a terminal, unless NO_COLOR (no-color.org) says otherwise
-        print(text_output(found, explained, bold=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))
-    return 0 if found.match != "none" else 1
