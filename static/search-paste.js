@@ -58,9 +58,14 @@
     var line = function (i) { return lines[i].length > LINE_LIMIT ? lines[i].slice(0, LINE_LIMIT) : lines[i]; };
     var looks = function (i) { return ERROR_LOOKING.test(line(i)); };
     var belongs = function (i) { return BELONGS.test(line(i)) || looks(i); };
+    // A line that would take the text past READ_LIMIT ends it: what read()
+    // gives is read as it is again (a link's #q= holds it).
     var take = function (from, to) {
       for (var i = Math.max(0, from); i <= Math.min(lines.length - 1, to) && size < READ_LIMIT; i++) {
-        if (!keep[i]) { keep[i] = 1; size += line(i).length + 1; }
+        if (keep[i]) continue;
+        if (size + line(i).length + 1 > READ_LIMIT) { size = READ_LIMIT; return; }
+        keep[i] = 1;
+        size += line(i).length + 1;
       }
     };
     take(lines.length - LAST_LINES, lines.length - 1);

@@ -437,3 +437,15 @@ def test_a_logfmt_error_line_reads_as_the_message_its_program_prints(node_core):
              'err="open DB in data/: Locked by other process"')
     found = search(node_core, records, paste)
     assert (found["hits"][0], found["match"]) == ("prometheus/prometheus opening-storage-failed", "exact"), found
+
+
+def test_a_long_paste_read_is_read_as_it_is_again(node_core):
+    """The search page's address and box hold what the engine read of a long
+    log: searching that again must read the same text, so a link reproduces
+    its search."""
+    from bench.longlog import in_log
+    error = "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: bad value"
+    for log in (in_log("\n".join([error] * 400), "end", 200_000), in_log(error, "middle", 1_000_000)):
+        read, again = node_core.evaluate(
+            "t => { const once = ErrorSearchPaste.read(t); return [once, ErrorSearchPaste.read(once + '')]; }", log)
+        assert len(read) <= 20_000 and again == read and "ValueError: bad value" in read
