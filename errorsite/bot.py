@@ -19,15 +19,16 @@ import re
 import sys
 import urllib.error
 import urllib.request
+from itertools import islice
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from .find import Finder, FindError, Found, open_site
 from .logsafe import defuse
 from .share import md_text, md_url, one_line
 
 MARKER = "<!-- errorsite-bot -->"
-FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)^ {0,3}\1[`~]*[ \t]*$", re.M | re.S)
+FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")  # a line that opens or closes a code block, and what follows the fence
 MAX_PASTES = 5            # code blocks searched per post: the first ones hold the error
 MAX_PASTE = 65_536        # characters of one paste: GitHub's limit on a post; the engine reads a long one by its error lines
 COMMENTS_PAGE = 100
@@ -43,33 +44,103 @@ class Post(NamedTuple):
     author_is_bot: bool
 
 
+class BadEvent(ValueError):
+    """The event file is not an issues or issue_comment event the bot can read: what is wrong, by field."""
+
+
+def read_event(path: str) -> dict:
+    """The JSON object of the event file, or BadEvent saying why not."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise BadEvent(f"cannot read it: {error.strerror or error}") from None
+    if not data.strip():
+        raise BadEvent("empty, where a JSON event was expected")
+    try:
+        event = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise BadEvent(f"not UTF-8 (byte {error.start})") from None
+    except json.JSONDecodeError as error:
+        raise BadEvent(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except RecursionError:
+        raise BadEvent("not an event: JSON nested too deeply") from None
+    if not isinstance(event, dict):
+        raise BadEvent(f"expected a JSON object, got {kind(event)}")
+    return event
+
+
+KINDS = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", dict: "an object",
+         list: "an array", type(None): "null"}
+
+
+def kind(value) -> str:
+    return KINDS.get(type(value), type(value).__name__)
+
+
+def field(parent: dict, path: str, expected: type, nullable: bool = False):
+    """parent's value at the last name of path (which names it in messages), checked to be of
+    the expected type (exactly: a boolean is no integer); None when absent or null and nullable."""
+    name = path.rsplit(".", 1)[-1]
+    if name not in parent and not nullable:
+        raise BadEvent(f"{path}: missing")
+    value = parent.get(name)
+    if value is None and nullable:
+        return None
+    if type(value) is not expected:
+        raise BadEvent(f"{path}: expected {KINDS[expected]}{' or null' if nullable else ''}, got {kind(value)}")
+    return value
+
+
 def post_of(event: dict) -> Post | None:
-    """The post of an `issues` (opened, edited, reopened) or `issue_comment` (created) event, else None."""
-    issue = event.get("issue")
-    repo = (event.get("repository") or {}).get("full_name")
-    if not isinstance(issue, dict) or not repo or not isinstance(issue.get("number"), int):
-        return None
+    """The post of an `issues` (opened, edited, reopened) or `issue_comment` (created) event;
+    None for another action; BadEvent when a field the bot reads is missing or of another type."""
+    issue = field(event, "issue", dict)
+    number = field(issue, "issue.number", int)
+    repo = field(field(event, "repository", dict), "repository.full_name", str)
+    action = field(event, "action", str)
     if "comment" in event:
-        if event.get("action") != "created":
+        if action != "created":
             return None
-        comment = event["comment"] or {}
-        return Post(repo, issue["number"], "", comment.get("body") or "",
-                    (comment.get("user") or {}).get("type") == "Bot")
-    if event.get("action") not in ("opened", "edited", "reopened"):
-        return None
-    return Post(repo, issue["number"], issue.get("title") or "", issue.get("body") or "",
-                (issue.get("user") or {}).get("type") == "Bot")
+        where, post, title = "comment", field(event, "comment", dict), ""
+    else:
+        if action not in ("opened", "edited", "reopened"):
+            return None
+        where, post, title = "issue", issue, field(issue, "issue.title", str, nullable=True) or ""
+    body = field(post, f"{where}.body", str, nullable=True) or ""
+    user = field(post, f"{where}.user", dict)
+    return Post(repo, number, title, body, field(user, f"{where}.user.type", str) == "Bot")
 
 
 def pastes(post: Post) -> list[str]:
     """What to search: the post's code blocks (where people paste output), or
     without any, its whole text; and an issue's title, which is often the error."""
     body = post.body.replace("\r\n", "\n")
-    blocks = [m[2] for m in FENCED.finditer(body) if m[2].strip()][:MAX_PASTES]
+    blocks = list(islice((block for block in code_blocks(body) if block.strip()), MAX_PASTES))
     found = blocks or ([body] if body.strip() else [])
     if post.title.strip():
         found.append(post.title)
     return [text[:MAX_PASTE] for text in found]
+
+
+def code_blocks(text: str) -> Iterator[str]:
+    """The fenced code blocks of Markdown text, as GitHub shows them: a line of
+    three or more backticks or tildes (up to three spaces in) opens one, a line
+    of the same character at least as long and nothing else closes it, and one
+    left open runs to the end. One pass over the lines, so a post of any shape
+    costs its length."""
+    opened, lines = None, []
+    for line in text.split("\n"):
+        fence = FENCE.match(line)
+        if opened is None:
+            if fence and not (fence[1][0] == "`" and "`" in fence[2]):  # ```a``` is inline code
+                opened, lines = fence[1], []
+        elif fence and fence[1][0] == opened[0] and len(fence[1]) >= len(opened) and not fence[2].strip(" \t"):
+            yield "".join(lines)
+            opened = None
+        else:
+            lines.append(line + "\n")
+    if opened is not None:
+        yield "".join(lines)
 
 
 def best_match(finder: Finder, texts: list[str], accepted: tuple[str, ...]) -> Found | None:
@@ -82,14 +153,21 @@ def best_match(finder: Finder, texts: list[str], accepted: tuple[str, ...]) -> F
     return None
 
 
+URL = re.compile(r"((?:https?://|www\.)\S+)", re.IGNORECASE)
+ISSUE_URL = re.compile(r"\b(github)(\.com/[\w.-]+/[\w.-]+/(?:issues|pull|discussions)/\d)", re.IGNORECASE)
+
+
 def inert(text: str) -> str:
     """Record text for a GitHub comment: no @mention pings anyone, and no
     #123, owner/repo#123, GH-123 or issue or pull request URL links an issue
-    and so cross-references it (a word joiner breaks each)."""
-    text = re.sub(r"([@#])(?=[\w-])", "\\1\u2060", text)
-    text = re.sub(r"\b(GH)(-\d)", "\\1\u2060\\2", text, flags=re.IGNORECASE)
-    return re.sub(r"\b(github)(\.com/[\w.-]+/[\w.-]+/(?:issues|pull|discussions)/\d)", "\\1\u2060\\2", text,
-                  flags=re.IGNORECASE)
+    and so cross-references it (a word joiner breaks each). Within any other
+    URL, @ and # are left alone: there they mention no one and reference no
+    issue, and a file's link keeps its #L3 anchor."""
+    parts = URL.split(text)  # plain text at even places, URLs at odd ones
+    for at in range(0, len(parts), 2):
+        words = re.sub(r"([@#])(?=[\w-])", "\\1\u2060", parts[at])
+        parts[at] = re.sub(r"\b(GH)(-\d)", "\\1\u2060\\2", words, flags=re.IGNORECASE)
+    return ISSUE_URL.sub("\\1\u2060\\2", "".join(parts))
 
 
 # What the comment says of the verdict it acted on, as the search page says it.
@@ -149,17 +227,20 @@ def answer(event: dict, site: str, github: GitHub | None, confidence: str = "exa
     texts = pastes(post)
     if not texts:
         return "silent: nothing pasted"
+    if github is not None and github.has_commented(post.repo, post.issue):
+        return "silent: already commented on this issue"
     with Finder(open_site(site)) as finder:
         found = best_match(finder, texts, ACCEPTED[confidence])
         if found is None:
             return "silent: no record matches surely enough"
         record = finder.record(found.results[0])
-    if github is not None and github.has_commented(post.repo, post.issue):
-        return "silent: already commented on this issue"
     body = comment_body(found, record, site)
     if github is None:
         say(defuse(body))
         return "would comment"
+    # Read again right before posting: another run may have answered while this one searched.
+    if github.has_commented(post.repo, post.issue):
+        return "silent: already commented on this issue"
     github.comment(post.repo, post.issue, body)
     return "commented"
 
@@ -174,7 +255,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.event:
         parser.error("no event: give --event FILE (GitHub Actions sets GITHUB_EVENT_PATH)")
-    event = json.loads(Path(args.event).read_text("utf-8"))
+    try:
+        event = read_event(args.event)
+        post_of(event)  # a malformed event is told here, before any search or request
+    except BadEvent as error:
+        print(defuse(f"errorsite bot: {args.event}: {error}"), file=sys.stderr)
+        return 2
     token = os.environ.get("GITHUB_TOKEN", "")
     if not args.dry_run and not token:
         print("errorsite bot: GITHUB_TOKEN is not set (or use --dry-run)", file=sys.stderr)

@@ -3,8 +3,10 @@ payloads (tests/fixtures/bot/) against a local fake of GitHub's REST API, with
 no network: a match gets one comment with the record's link and first
 solution, saying which verdict it acted on (exact or likely); an unsure
 search, a likely match under the default confidence, a bot's post or another
-action gets silence; an issue it answered never gets a second comment;
-dry-run posts nothing."""
+action gets silence; an issue it answered never gets a second comment, even
+when that answer arrives while it searches; dry-run posts nothing. Without a
+site (the fast loop): what it reads of a post (code blocks, in one pass over
+any shape), record text made inert, and a malformed event told in one line."""
 from __future__ import annotations
 
 import http.server
@@ -17,11 +19,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from errorsite.bot import MARKER, GitHub, answer, comment_body, inert, pastes, post_of
+import yaml
+
+from errorsite.bot import MARKER, GitHub, answer, code_blocks, comment_body, inert, main, pastes, post_of
 from errorsite.find import Found, Result
 from tests.conftest import ROOT, SHARED_RECORDS, build_quietly, need_shared
 
-pytestmark = [pytest.mark.slow]  # builds a site and starts V8 in subprocesses
+slow = pytest.mark.slow  # builds a site and starts V8 in subprocesses
 EVENTS = ROOT / "tests" / "fixtures" / "bot"
 BASE = "http://127.0.0.1:1/errors/"
 COBRA = f"{BASE}spf13/cobra/accepts-at-most-arg-s-received/"
@@ -47,6 +51,7 @@ class FakeGitHub(http.server.ThreadingHTTPServer):
     def __init__(self, comments: dict[int, list[dict]] | None = None):
         super().__init__(("127.0.0.1", 0), FakeHandler)
         self.comments = comments or {}
+        self.arriving: dict[int, dict] = {}  # a comment another run posts just after this one's first read
         self.requests: list[tuple[str, str, dict, dict | None]] = []
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
@@ -76,7 +81,10 @@ class FakeHandler(http.server.BaseHTTPRequestHandler):
         self.server.requests.append(("GET", self.path, dict(self.headers), None))
         query = parse_qs(urlsplit(self.path).query)
         size, page = int(query["per_page"][0]), int(query["page"][0])
-        self.reply(200, self.server.comments.get(self.issue(), [])[(page - 1) * size:page * size])
+        answered = self.server.comments.get(self.issue(), [])[(page - 1) * size:page * size]
+        if self.issue() in self.server.arriving:
+            self.server.comments.setdefault(self.issue(), []).append(self.server.arriving.pop(self.issue()))
+        self.reply(200, answered)
 
     def do_POST(self) -> None:
         data = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -97,6 +105,7 @@ def posted(server: FakeGitHub) -> list[tuple[str, dict]]:
     return [(path, data) for method, path, _, data in server.requests if method == "POST"]
 
 
+@slow
 def test_a_known_error_gets_one_comment_with_its_record_and_first_solution(site, github):
     said = answer(event("issues-opened-known-error.json"), site, GitHub(github.url, "t0ken"))
     assert said == "commented"
@@ -106,14 +115,17 @@ def test_a_known_error_gets_one_comment_with_its_record_and_first_solution(site,
     assert body.startswith(f"This looks like exactly this error: **[accepts at most 1 arg(s), received 2]({COBRA})** "
                            "(spf13/cobra · usage).")
     assert "\n\nFirst solution: Quote values containing spaces" in body and body.rstrip().endswith(MARKER)
-    [get, post] = github.requests
-    assert get[2]["Authorization"] == "Bearer t0ken" and post[2]["Authorization"] == "Bearer t0ken"
+    # its marker looked for before the search and again right before posting
+    [get, get_again, post] = github.requests
+    assert get[1] == get_again[1] == "/repos/acme/tool/issues/42/comments?per_page=100&page=1"
+    assert {request[2]["Authorization"] for request in github.requests} == {"Bearer t0ken"}
     # the same event again (an edit, a re-run of the workflow): no second comment
     assert answer(event("issues-opened-known-error.json"), site, GitHub(github.url, "t0ken")) == \
         "silent: already commented on this issue"
     assert len(posted(github)) == 1
 
 
+@slow
 def test_a_comment_with_a_known_error_is_answered_too(site, github):
     assert answer(event("issue-comment-created-known-error.json"), site, GitHub(github.url, "t")) == "commented"
     [(path, data)] = posted(github)
@@ -121,6 +133,7 @@ def test_a_comment_with_a_known_error_is_answered_too(site, github):
     assert "input rank for GroupNorm should be at least 3" in data["body"]
 
 
+@slow
 @pytest.mark.parametrize("name, why", [
     ("issues-opened-unrelated.json", "silent: no record matches surely enough"),
     ("issue-comment-created-by-bot.json", "silent: a bot's post"),
@@ -128,15 +141,16 @@ def test_a_comment_with_a_known_error_is_answered_too(site, github):
 ])
 def test_silence(site, github, name, why):
     assert answer(event(name), site, GitHub(github.url, "t")) == why
-    assert github.requests == []
+    assert posted(github) == []
 
 
+@slow
 def test_a_likely_match_is_answered_only_when_likely_is_accepted_and_says_so(site, github):
     """An older wording of redis' message (`client` for `clients`) in a
     traceback through redis-py: the search calls it likely, not exact."""
     assert answer(event("issues-opened-likely-error.json"), site, GitHub(github.url, "t")) == \
         "silent: no record matches surely enough"
-    assert github.requests == []
+    assert posted(github) == []
     assert answer(event("issues-opened-likely-error.json"), site, GitHub(github.url, "t"), "likely") == "commented"
     [(path, data)] = posted(github)
     assert path == "/repos/acme/tool/issues/43/comments"
@@ -160,6 +174,28 @@ def test_the_comment_names_the_verdict_it_acted_on(match, says):
     assert "\n\nFirst solution: Quote values containing spaces\n" in body and body.endswith(MARKER + "\n")
 
 
+@slow
+def test_an_answer_posted_while_it_searches_is_not_answered_again(site, github):
+    """Another run of the bot (or a person quoting its comment) posts the
+    marker after this run's first read of the comments: it reads them again
+    right before posting, and stays silent."""
+    github.arriving[42] = {"id": 7, "body": f"This looks like exactly this error: …\n{MARKER}\n"}
+    assert answer(event("issues-opened-known-error.json"), site, GitHub(github.url, "t")) == \
+        "silent: already commented on this issue"
+    assert posted(github) == [] and [method for method, *_ in github.requests] == ["GET", "GET"]
+
+
+def test_the_documented_workflow_runs_one_answer_per_issue_at_a_time():
+    """Runs for one issue queue behind each other (the second then sees the
+    first's marker); cancelling one in progress could cut it between its read
+    and its post."""
+    text = (ROOT / "docs" / "bot.md").read_text("utf-8")
+    workflow = yaml.safe_load(text.split("```yaml\n", 1)[1].split("```", 1)[0])
+    assert workflow["concurrency"] == {"group": "errorsite-bot-${{ github.event.issue.number }}",
+                                       "cancel-in-progress": False}
+
+
+@slow
 def test_a_marker_past_the_first_page_of_comments_counts(site, github):
     github.comments[42] = [{"id": n, "body": "+1"} for n in range(100)] + [{"id": 100, "body": f"…{MARKER}"}]
     assert answer(event("issues-opened-known-error.json"), site, GitHub(github.url, "t")) == \
@@ -168,6 +204,7 @@ def test_a_marker_past_the_first_page_of_comments_counts(site, github):
         "/repos/acme/tool/issues/42/comments?per_page=100&page=1", "/repos/acme/tool/issues/42/comments?per_page=100&page=2"]
 
 
+@slow
 def test_dry_run_prints_the_comment_and_calls_nothing(site, github, tmp_path):
     env = {**os.environ, "GITHUB_EVENT_PATH": str(EVENTS / "issues-opened-known-error.json"),
            "GITHUB_API_URL": github.url, "GITHUB_TOKEN": "t"}
@@ -183,6 +220,7 @@ def test_dry_run_prints_the_comment_and_calls_nothing(site, github, tmp_path):
     assert len(posted(github)) == 1
 
 
+@slow
 def test_a_long_ci_log_with_its_error_at_the_end_gets_a_comment(site, github):
     """A pasted job log of 30 KB whose last lines are the error: the bot reads
     the whole paste (the engine reads a long one by its error lines), where
@@ -224,3 +262,99 @@ def test_the_action_runs_the_bot_with_its_inputs_from_the_environment():
     # inputs reach the script only through env: never ${{ }} inside `run`, where they would be shell code
     run_blocks = text.split("run: |")[1]
     assert "${{" not in run_blocks
+
+
+def test_an_anchor_in_a_url_keeps_working_and_plain_references_stay_inert():
+    link = "https://github.com/o/r/blob/abc/f.py#L3"
+    assert inert(f"see {link} and #4") == f"see {link} and #\u20604"
+    assert inert(f"({link}), www.example.org/docs#install and http://example.org/@me") == \
+        f"({link}), www.example.org/docs#install and http://example.org/@me"
+    # plain #n, GH-n and @name beside a URL, and an issue URL with an anchor, stay inert
+    assert inert(f"{link} #5 GH-6 @octocat https://github.com/o/r/issues/7#issuecomment-8") == \
+        f"{link} #\u20605 GH\u2060-6 @\u2060octocat https://github\u2060.com/o/r/issues/7#issuecomment-8"
+    # and in the comment, through its Markdown escaping
+    record = {"record": {"solutions": [f"Pass a list, as {link} does (see #9)"]}}
+    body = comment_body(found_as("exact"), record, "https://example.org/errors/")
+    assert f"First solution: Pass a list, as {link} does (see #\u20609)\n" in body
+
+
+def test_code_blocks_as_github_shows_them():
+    text = ("Intro\n```python\nTraceback (most recent call last):\nValueError: x\n```\n"
+            "~~~\nwith ``` inside\n~~~~\n"
+            "   ````\n```\nnested fence\n````   \n"
+            "```a``` is inline code, not a fence\n"
+            "``\nnot a fence either\n``\n"
+            "```\n    ```\nfour spaces in is no fence\n```\n"
+            "```\n\n```\n"
+            "```\nleft open\nto the end")
+    blocks = ["Traceback (most recent call last):\nValueError: x\n", "with ``` inside\n", "```\nnested fence\n",
+              "    ```\nfour spaces in is no fence\n", "\n", "left open\nto the end\n"]
+    assert list(code_blocks(text)) == blocks
+    post = post_of(event("issues-opened-known-error.json"))._replace(body=text, title="")
+    assert pastes(post) == blocks[:4] + blocks[5:]  # a blank block is no paste
+    many = "".join(f"```\nError {n}\n```\n" for n in range(9))
+    assert pastes(post._replace(body=many)) == [f"Error {n}\n" for n in range(5)]
+
+
+@slow
+@pytest.mark.parametrize("shape", ["```a\n", "~~~\n```x\n"])
+def test_a_megabyte_post_of_fences_is_read_in_one_pass(shape):
+    """Lines that open a fence nothing closes: a backtracking pattern scans to
+    the end from each, so its time grows with the square of the post's length.
+    The subprocess's timeout is only a guard against a hang, far above one pass."""
+    code = ("from errorsite.bot import Post, pastes\n"
+            f"body = {shape!r} * (1_000_000 // {len(shape)})\n"
+            "found = pastes(Post('o/r', 1, '', body, False))\n"
+            "print(len(found), sum(map(len, found)))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    count, size = map(int, done.stdout.split())
+    assert 1 <= count <= 5 and 0 < size <= 5 * 65_536
+
+
+def malformed(change) -> bytes:
+    data = event("issue-comment-created-known-error.json")
+    change(data)
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"{nope", "not JSON: Expecting property name enclosed in double quotes at line 1, column 2"),
+    ('{"issue": "caf\xe9"}'.encode("latin-1"), "not UTF-8 (byte 14)"),
+    (b"", "empty, where a JSON event was expected"),
+    (b"[]", "expected a JSON object, got an array"),
+    (b"[" * 100_000, "not an event: JSON nested too deeply"),
+    (b"{}", "issue: missing"),
+    (malformed(lambda e: e.update(issue=[1])), "issue: expected an object, got an array"),
+    (malformed(lambda e: e["issue"].update(number="44")), "issue.number: expected an integer, got a string"),
+    (malformed(lambda e: e["issue"].update(number=True)), "issue.number: expected an integer, got a boolean"),
+    (malformed(lambda e: e.pop("repository")), "repository: missing"),
+    (malformed(lambda e: e["repository"].update(full_name=None)), "repository.full_name: expected a string, got null"),
+    (malformed(lambda e: e.pop("action")), "action: missing"),
+    (malformed(lambda e: e.update(comment=["x"])), "comment: expected an object, got an array"),
+    (malformed(lambda e: e["comment"].update(body=7)), "comment.body: expected a string or null, got an integer"),
+    (malformed(lambda e: e["comment"].pop("user")), "comment.user: missing"),
+    (malformed(lambda e: e["comment"]["user"].update(type=None)), "comment.user.type: expected a string, got null"),
+    (malformed(lambda e: (e.pop("comment"), e.update(action="opened"), e["issue"].update(body=["x"]))),
+     "issue.body: expected a string or null, got an array"),
+    (malformed(lambda e: (e.pop("comment"), e.update(action="opened"), e["issue"].update(title=3))),
+     "issue.title: expected a string or null, got an integer"),
+])
+def test_a_malformed_event_is_told_in_one_line_with_exit_2(tmp_path, capsys, content, says):
+    path = tmp_path / "event.json"
+    path.write_bytes(content)
+    assert main(["--site", str(tmp_path / "no-site"), "--event", str(path), "--dry-run"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"errorsite bot: {path}: {says}\n"
+
+
+def test_an_event_file_that_is_not_there_is_told_in_one_line(tmp_path, capsys):
+    assert main(["--site", str(tmp_path), "--event", str(tmp_path / "gone.json"), "--dry-run"]) == 2
+    assert capsys.readouterr().err == f"errorsite bot: {tmp_path / 'gone.json'}: cannot read it: No such file or directory\n"
+
+
+def test_an_issue_without_a_description_is_no_malformed_event():
+    """GitHub sends a body of null for an issue opened with a title alone."""
+    data = event("issues-opened-known-error.json")
+    data["issue"]["body"] = None
+    assert pastes(post_of(data)) == ["CLI fails when I pass a file name with spaces"]
