@@ -14,7 +14,7 @@ appended as one line to bench/results.jsonl (see bench/results.py).
 """
 from __future__ import annotations
 
-import argparse, dataclasses, datetime, hashlib, json, os, re, shutil, subprocess, sys
+import argparse, contextlib, dataclasses, datetime, hashlib, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +22,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 from bench import hugo, measure, pagefind, report, results, shaped, sources  # noqa: E402
 from errorsite import urls  # noqa: E402
+from errorsite.cache import SPARE  # noqa: E402
+from errorsite.cache.folder import state_folder  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 BASE_URL = "http://localhost:8000/"
@@ -98,8 +100,8 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
         hugo.ensure_site(records, hugo_src, info["sha256"])
     mine, theirs = [], []
     for _ in range(args.repeat):             # A B A B: both see the same machine load
-        for folder in (site, site.with_name(f".{site.name}.spare")):  # a full build from nothing
-            measure.discard(folder)
+        for folder in (site, state_folder(site) / SPARE):  # a full build from nothing
+            measure.discard(folder, into=OUT)
         mine.append(measure.checked(ours(records, site, options, cache=False)))
         if use_hugo:
             measure.discard(hugo_out)
@@ -147,16 +149,16 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
 
 def rebuilds(records: Path, site: Path, options: str) -> dict:
     """A no-op rebuild, then one after a one-record edit and one after undoing it, over the last full
-    build; then one after an edit to a record's summary."""
-    def rebuild() -> dict:
+    build; then one after an edit to a record's summary; then a one-record edit where no spare is kept."""
+    def rebuild(*flags: str) -> dict:
         before = measure.file_states(site)
-        run = measure.checked(ours(records, site, options, cache=True))
+        run = measure.checked([*ours(records, site, options, cache=True), *flags])
         return as_dict(run, rewritten=measure.rewritten(before, measure.file_states(site)))
 
-    def edited(summary: bool) -> dict:
+    def edited(summary: bool, *flags: str) -> dict:
         change_one(records, summary)
         try:
-            return rebuild()
+            return rebuild(*flags)
         finally:
             restore_changed(records)
 
@@ -172,7 +174,29 @@ def rebuilds(records: Path, site: Path, options: str) -> dict:
     # An edit its summary shows: the listings, search data and the rest made again.
     out["one_summary"] = edited(summary=True)
     rebuild()  # back, for the next run
+    with cache_elsewhere(site) as flags:     # last: the site's own cache no longer names the site after it
+        if flags:
+            out["one_no_spare"] = edited(False, *flags)
+            rebuild(*flags)  # back, for the search timings
     return out
+
+
+@contextlib.contextmanager
+def cache_elsewhere(site: Path):
+    """`--cache-dir` flags naming a copy of the site's cache folder, but its
+    spare, on another file system (/dev/shm): a rebuild as where the cache
+    cannot take the spare by a rename, so none is kept. No flags where there is
+    no second file system."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or os.stat(shm).st_dev == os.stat(site.parent).st_dev:
+        yield ()
+        return
+    elsewhere = Path(tempfile.mkdtemp(prefix="errorsite-bench-cache-", dir=shm))
+    try:
+        shutil.copytree(state_folder(site), state_folder(site, elsewhere), ignore=shutil.ignore_patterns(SPARE))
+        yield ("--cache-dir", str(elsewhere))
+    finally:
+        shutil.rmtree(elsewhere)
 
 
 def missing_packages() -> list[str]:

@@ -198,10 +198,11 @@ TRASH_NAME = "trash"
 SETTLE_SECONDS = 361  # ext4's RECENTCY_MIN + RECENTCY_DIRTY: 60 + 300 s
 
 
-def discard(folder: Path) -> None:
-    """Move `folder` (if any) into a `trash` folder beside it, for empty_trash."""
+def discard(folder: Path, into: Path | None = None) -> None:
+    """Move `folder` (if any) into a `trash` folder beside it (or in `into`,
+    on the same file system), for empty_trash."""
     if folder.exists() or folder.is_symlink():
-        trash = folder.parent / TRASH_NAME
+        trash = (into or folder.parent) / TRASH_NAME
         trash.mkdir(exist_ok=True)
         os.rename(folder, trash / f"{folder.name}-{time.time_ns()}")
 

@@ -50,7 +50,8 @@ def table(r: dict) -> str:
         lines.append(row("ours / that floor", ratio(ours["wall"], f["wall"]), ratio(ours["cpu"], f["cpu"])))
     files = r["site_files"]
     for label, key in (("first cached build", "cold"), ("no-op rebuild", "noop"), ("one record changed", "one"),
-                       ("and changed back", "one_back"), ("one summary changed", "one_summary")):
+                       ("and changed back", "one_back"), ("one summary changed", "one_summary"),
+                       ("one record, no spare kept", "one_no_spare")):
         if r.get(key):
             run = r[key]
             lines.append(row(label, *run_cells(run), tail=f"{run['rewritten']:,} of {files:,} files rewritten, "

@@ -67,7 +67,7 @@ def line(result: dict, commit: str | None) -> dict:
         out["hugo_version"] = result["hugo_version"]
         out["hugo_site"] = {"bytes": result["hugo_site_bytes"], "files": result["hugo_site_files"],
                             **parts(result, "hugo_site_parts")}
-    for key in ("floor_our_lexing", "floor_our_files", "cold", "noop", "one", "one_back", "one_summary"):
+    for key in ("floor_our_lexing", "floor_our_files", "cold", "noop", "one", "one_back", "one_summary", "one_no_spare"):
         if result.get(key):
             out[key] = run_figures(result[key])
     if result.get("search"):

@@ -72,11 +72,10 @@ def copy_records(dest: Path) -> Path:
 
 
 def leftovers(out: Path) -> list[str]:
-    """What a build left beside its output, but what is kept for the next build
-    to start from: the spare (the previous site). The lock, the record files'
-    digests and the build's state and outcomes are in its cache folder."""
-    kept = (f".{out.name}.spare",)
-    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.") and p.name not in kept)
+    """What a build left beside its output: nothing. The lock, the record files'
+    digests, the build's state and outcomes and the spare (the previous site,
+    the next build's start) are in its cache folder."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}."))
 
 
 def dead_pid() -> int:

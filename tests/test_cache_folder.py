@@ -23,13 +23,12 @@ from tests.conftest import ROOT, build_quietly
 
 RECORDS = ROOT / "records"
 BASE = "https://example.org/errors/"
-PRIVATE = (cache.STATE, cache.OUTCOME_FILE, cache.DIGESTS)
+PRIVATE = (cache.STATE, cache.OUTCOME_FILE, cache.DIGESTS, cache.SPARE)
 
 
 def beside(out: Path) -> list[str]:
-    """What lies beside the output but the spare, the previous site a rebuild
-    starts from: it must stay on the output's file system (see docs/safety.md)."""
-    return sorted(path.name for path in out.parent.iterdir() if path.name not in (out.name, f".{out.name}.spare"))
+    """What lies beside the output but the output."""
+    return sorted(path.name for path in out.parent.iterdir() if path.name != out.name)
 
 
 def test_the_tests_never_touch_the_real_home():
@@ -105,7 +104,7 @@ def test_a_killed_builds_half_written_state_is_removed_by_the_next(tmp_path):
     dead = subprocess.Popen(["true"])
     dead.wait()
     kept = state_folder(out)
-    leftovers = [kept / f"{what}-{dead.pid}" for what in PRIVATE]
+    leftovers = [kept / f"{what}-{dead.pid}" for what in (cache.STATE, cache.OUTCOME_FILE, cache.DIGESTS)]
     for path in leftovers:
         path.write_bytes(b"half")
     alive = kept / f"state-{os.getpid()}x"  # not a name a build gives

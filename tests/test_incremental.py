@@ -388,8 +388,8 @@ def test_two_file_names_that_print_alike_are_two_files_to_the_cache(tmp_path):
 
 def test_nothing_private_is_published(tmp_path):
     """The state a rebuild needs (the records' paths, their problems, every
-    outcome) stays in the build's cache folder, and nothing beside the output
-    but the spare, the site's pages;
+    outcome) and the spare (the site before, the next build's start) stay in
+    the build's cache folder, and nothing is beside the output;
     inside, a marker of a few hundred bytes with no paths. A state file that is
     not the served site's is not trusted."""
     records = write_records(tmp_path / "deep" / "secret-folder-name" / "records", 3)
@@ -405,9 +405,9 @@ def test_nothing_private_is_published(tmp_path):
             assert b"secret-folder-name" not in content and b"odd.json" not in content, path
     kept = state_folder(site)
     assert (kept / cache.STATE).is_file() and (kept / cache.OUTCOME_FILE).is_file()
-    # nothing beside the site but the spare, public pages only: the twin of the site, linked
-    assert sorted(path.name for path in site.parent.iterdir()) == [".site.spare", "deep", "site"]
-    assert sorted(path.name for path in (site.parent / ".site.spare").rglob(".*") if path.is_file()) == \
+    # nothing beside the site; the spare, in the cache, is the twin of the site, linked
+    assert sorted(path.name for path in site.parent.iterdir()) == ["deep", "site"]
+    assert sorted(path.name for path in (kept / "spare").rglob(".*") if path.is_file()) == \
         sorted([cache.LISTING, cache.MARKER, ".nojekyll"])
     assert build_quietly(records, site)[0].timings.keys() == {"read", "unchanged"}
     state = kept / cache.STATE

@@ -71,15 +71,15 @@ def test_old_urls_of_a_broken_file_with_no_page_to_keep_say_temporarily_unavaila
 
 
 def test_an_output_inside_the_records_folder_is_never_read_as_records(tmp_path):
-    """Neither the site nor the folders a build keeps beside it (the spare
-    after a second build) hold records, though they are full of JSON files."""
+    """The site holds no records, though it is full of JSON files, and a
+    second build leaves nothing beside it."""
     records = write_records(tmp_path / "records", 3)
     out = records / "public" / "site"
     first, lines = build_quietly(records, out)
     assert (first.records, lines) == (3, [])
     (records / "r0000.json").write_text(json.dumps(record_data(0, solutions=["Edited."])), "utf-8")
     second, lines = build_quietly(records, out)
-    assert (second.records, lines) == (3, []) and (records / "public" / ".site.spare").is_dir()
+    assert (second.records, lines) == (3, []) and sorted(p.name for p in (records / "public").iterdir()) == ["site"]
     third, lines = build_quietly(records, out, cache=False)
     assert (third.records, lines) == (3, [])
 

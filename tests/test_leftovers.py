@@ -1,7 +1,8 @@
 """What a build removes beside its output: only what a dead build left, by
 its exact name (`.NAME.building-PID`, `.NAME.twin-PID`, `.NAME.old-PID`)
-and a mark of ours inside, never a folder merely named like one. A first
-build leaves the spare (`.NAME.spare`) beside its site."""
+and a mark of ours inside, never a folder merely named like one; and a
+dead first build's twin in the build's own folder (`twin-PID`). Nothing else
+is left beside the site: the spare is in the build's own folder."""
 from __future__ import annotations
 
 import subprocess
@@ -12,6 +13,7 @@ import pytest
 from errorsite import write
 from errorsite.model import Page
 from errorsite.write import MARKER
+from errorsite.cache.folder import state_folder
 from errorsite.write.staging import mark_staging
 
 
@@ -58,7 +60,7 @@ def test_a_staging_folder_is_removed_by_its_mark_naming_it(tmp_path):
     (marked / "a").mkdir(parents=True)
     mark_staging(marked)
     build(tmp_path / "site")
-    assert beside(tmp_path) == [".site.spare", "site"]
+    assert beside(tmp_path) == ["site"]
 
 
 def test_a_mark_copied_from_another_folder_is_not_ours(tmp_path):
@@ -74,7 +76,7 @@ def test_a_mark_copied_from_another_folder_is_not_ours(tmp_path):
 def test_a_staging_folder_killed_before_its_mark_is_removed_only_if_empty(tmp_path):
     (tmp_path / f".site.building-{dead_pid()}").mkdir()
     build(tmp_path / "site")
-    assert beside(tmp_path) == [".site.spare", "site"]
+    assert beside(tmp_path) == ["site"]
 
 
 def test_a_staging_folder_killed_as_it_was_marked_is_removed_only_if_bare(tmp_path):
@@ -84,7 +86,7 @@ def test_a_staging_folder_killed_as_it_was_marked_is_removed_only_if_bare(tmp_pa
     for folder in (bare, used):
         (folder / write.staging.STAGING_MARK).write_bytes(b"")
     build(tmp_path / "site")
-    assert beside(tmp_path) == sorted([".site.spare", "site", used.name]) and (used / "precious.txt").read_text() == "mine"
+    assert beside(tmp_path) == sorted(["site", used.name]) and (used / "precious.txt").read_text() == "mine"
 
 
 @pytest.mark.parametrize("marked", ["staging", "site"])
@@ -100,15 +102,28 @@ def test_a_first_builds_twin_left_by_a_kill_is_removed_never_served(tmp_path, ma
     else:
         (twin / MARKER).write_text('{"generator": "errorsite"}')
     build(tmp_path / "site")
-    assert beside(tmp_path) == [".site.spare", "site"]
+    assert beside(tmp_path) == ["site"]
     assert (tmp_path / "site" / "index.html").read_bytes() == b"home"
+
+
+@pytest.mark.parametrize("marked", ["staging", "site"])
+def test_a_first_builds_twin_in_the_cache_left_by_a_kill_is_removed(tmp_path, marked):
+    out = tmp_path / "site"
+    twin = state_folder(out) / f"twin-{dead_pid()}"
+    (twin / "a").mkdir(parents=True)
+    if marked == "staging":
+        mark_staging(twin)
+    else:
+        (twin / MARKER).write_text('{"generator": "errorsite"}')
+    build(out)
+    assert not twin.exists() and beside(tmp_path) == ["site"]
 
 
 def test_a_twin_killed_before_its_mark_is_removed_only_if_empty(tmp_path):
     empty, used = tmp_path / f".site.twin-{dead_pid()}", precious(tmp_path / f".site.twin-{dead_pid()}")
     empty.mkdir()
     build(tmp_path / "site")
-    assert beside(tmp_path) == sorted([".site.spare", "site", used.name])
+    assert beside(tmp_path) == sorted(["site", used.name])
 
 
 def test_a_staging_folder_begun_from_the_spare_is_removed_by_the_sites_marker(tmp_path):
@@ -116,9 +131,9 @@ def test_a_staging_folder_begun_from_the_spare_is_removed_by_the_sites_marker(tm
     out = tmp_path / "site"
     build(out)
     build(out)
-    (tmp_path / ".site.spare").rename(tmp_path / f".site.building-{dead_pid()}")
+    (state_folder(out) / "spare").rename(tmp_path / f".site.building-{dead_pid()}")
     build(out)
-    assert beside(tmp_path) == [".site.spare", "site"]
+    assert beside(tmp_path) == ["site"]
 
 
 def test_a_link_named_like_a_leftover_is_kept(tmp_path):

@@ -34,11 +34,9 @@ def files(root: Path) -> dict[str, bytes]:
 
 
 def beside(out: Path) -> list[str]:
-    """What lies beside the output folder: staging folders; not what a rebuild
-    keeps there to start the next one from: the spare (the previous site).
-    The lock, the digests and the build's state are in its cache folder."""
-    kept = (out.name, f".{out.name}.spare")
-    return sorted(p.name for p in out.parent.iterdir() if p.name not in kept)
+    """What lies beside the output folder: staging folders. The lock, the
+    digests, the build's state and the spare are in its cache folder."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name not in (out.name, "cache"))
 
 
 @pytest.fixture
@@ -318,19 +316,20 @@ def free_bytes(folder: Path) -> int:
 
 
 def test_a_full_disk_is_freed_when_the_build_fails_and_the_next_build_succeeds(small_disk):
-    """The failed build began from the spare (the site before), rewrote part of it
-    and filled the disk: all of it goes, so freeing room elsewhere is enough."""
-    out = small_disk / "site"
-    assert run("--out", out).returncode == 0
-    assert run("--out", out, "--no-cache").returncode == 0  # the same pages: the spare is links to them
-    assert (small_disk / ".site.spare").is_dir()
+    """The failed build began from the spare (the site before, in a cache on
+    the same disk), rewrote part of it and filled the disk: all of it goes, so
+    freeing room elsewhere is enough."""
+    out, cache = small_disk / "site", ("--cache-dir", small_disk / "cache")
+    assert run("--out", out, *cache).returncode == 0
+    assert run("--out", out, "--no-cache", *cache).returncode == 0  # the same pages: the spare is links to them
+    spare, = (small_disk / "cache").glob("*/spare")
     before, free = files(out), free_bytes(small_disk)
-    done = run("--out", out, "--base-url", "https://example.org/elsewhere/")  # every page changes
+    done = run("--out", out, "--base-url", "https://example.org/elsewhere/", *cache)  # every page changes
     assert done.returncode == 1 and "No space left on device" in done.stderr
-    assert files(out) == before and beside(out) == [] and not (small_disk / ".site.spare").exists()
+    assert files(out) == before and beside(out) == [] and not spare.exists()
     assert free_bytes(small_disk) >= free  # the spare's links are gone too
     subprocess.run(["mount", "-o", "remount,size=4m", str(small_disk)], check=True)  # room made
-    done = run("--out", out, "--base-url", "https://example.org/elsewhere/")
+    done = run("--out", out, "--base-url", "https://example.org/elsewhere/", *cache)
     assert done.returncode == 0, done.stderr
     assert b"https://example.org/elsewhere/" in (out / "index.html").read_bytes()
 

@@ -1,5 +1,6 @@
-"""The spare: a rebuild keeps the site it replaced beside the output
-(`.NAME.spare`) and starts the next build from it, so unchanged files are
+"""The spare: a rebuild keeps the site it replaced in the build's own folder
+of the cache (never beside the output, where a host would serve it) and
+starts the next build from it, so unchanged files are
 already in place and only what changed is written; a first build, which
 replaces no site, leaves its new site's twin there (hard links to its files).
 Whatever the spare holds, the new site is exactly its pages, and the site
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,10 @@ from errorsite.cache import stored
 from errorsite.cache.folder import state_folder
 from errorsite.write import spare as spare_module, staging
 from errorsite.write import MARKER, WriteFailed, write_site
+
+
+def spare_of(out: Path) -> Path:
+    return state_folder(out) / cache.SPARE
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -49,7 +56,7 @@ THIRD = {"": b"home 2", "a/": b"a", "a/b/": b"a b 3", "c": b"c is a file", "d.js
 
 def test_builds_from_the_spare_equal_builds_from_nothing(tmp_path):
     out = tmp_path / "site"
-    spare = tmp_path / ".site.spare"
+    spare = spare_of(out)
     for number, site in enumerate((FIRST, SECOND, THIRD, FIRST, THIRD), 1):
         before = inodes(out) if out.exists() else {}
         before_bytes = tree(out) if out.exists() else {}
@@ -60,7 +67,7 @@ def test_builds_from_the_spare_equal_builds_from_nothing(tmp_path):
         assert all(after[p] == before[p] for p, content in tree(out).items() if before_bytes.get(p) == content)
         # The site it replaced; after the first build, the site's twin.
         assert without_listing(tree(spare)) == expected((FIRST, FIRST, SECOND, THIRD, FIRST, THIRD)[number - 1])
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 
 def test_a_failed_build_from_the_spare_leaves_the_site_and_removes_what_it_wrote(tmp_path):
@@ -84,8 +91,8 @@ def test_a_failed_build_from_the_spare_leaves_the_site_and_removes_what_it_wrote
 
 def test_a_spare_not_made_by_a_build_is_never_used(tmp_path):
     out = tmp_path / "site"
-    foreign = tmp_path / ".site.spare"
-    foreign.mkdir()
+    foreign = spare_of(out)
+    foreign.mkdir(parents=True)
     (foreign / "notes.txt").write_text("mine")
     write_site(out, pages(FIRST), report=lambda line: None)
     write_site(out, pages(SECOND), report=lambda line: None)
@@ -135,7 +142,8 @@ def counting_walks(monkeypatch) -> list[str]:
 
 
 def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_path, monkeypatch):
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     walks = counting_walks(monkeypatch)
     sites = (FIRST, SECOND, THIRD, FIRST, THIRD, SECOND)
     for number, site in enumerate(sites, 1):
@@ -152,7 +160,8 @@ def test_a_listed_spare_is_not_walked_and_builds_equal_builds_from_nothing(tmp_p
 
 
 def test_a_build_that_fails_from_a_listed_spare_leaves_no_spare(tmp_path, monkeypatch):
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     for site in (FIRST, SECOND, THIRD):
         write_listed(out, site)
     served, served_inodes = tree(out), inodes(out)
@@ -171,7 +180,8 @@ def test_a_build_that_fails_from_a_listed_spare_leaves_no_spare(tmp_path, monkey
 
 
 def test_a_file_added_to_the_spare_by_hand_makes_its_listing_untrusted(tmp_path, monkeypatch):
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     for site in (FIRST, SECOND):
         write_listed(out, site)
     (spare / "CNAME").write_text("errors.example.org")
@@ -184,7 +194,8 @@ def test_a_site_replaced_by_another_build_in_between_is_not_listed(tmp_path):
     """What previous_manifest found describes the served folder it looked at;
     if another build swapped in a new site before this one took the lock, the
     site this build replaces is another, and no listing is left for it."""
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     for site in (FIRST, SECOND):
         write_listed(out, site)
     previous = stored.previous_build(out, state_folder(out))
@@ -200,9 +211,10 @@ def test_a_first_build_leaves_its_sites_twin_as_the_spare(tmp_path):
     """No site to replace, so none to keep: the spare is the new site's twin,
     every file a hard link to the served one, so the next build finds each
     unchanged file in place and writes only what changed."""
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     write_listed(out, FIRST)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
     served = inodes(out)
     assert {name: inode for name, inode in inodes(spare).items() if name != cache.LISTING} == served  # marker too
     assert all(os.stat(out / name).st_nlink == 2 for name in served)
@@ -225,6 +237,7 @@ def test_a_first_build_that_fails_leaves_neither_site_nor_twin(tmp_path):
     with pytest.raises(WriteFailed):
         write_site(out, failing(), report=lambda line: None)
     assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in state_folder(out).iterdir() if p.name.startswith(("twin", "spare"))] == []
 
 
 def test_a_first_build_where_files_cannot_be_linked_leaves_no_twin(tmp_path, monkeypatch):
@@ -234,7 +247,7 @@ def test_a_first_build_where_files_cannot_be_linked_leaves_no_twin(tmp_path, mon
     real_link = os.link
 
     def no_links_into_twins(source, target, *args, **kwargs):
-        if ".site.twin-" in str(target):
+        if "/twin-" in str(target):
             raise PermissionError(1, "Operation not permitted")
         return real_link(source, target, *args, **kwargs)
 
@@ -244,16 +257,18 @@ def test_a_first_build_where_files_cannot_be_linked_leaves_no_twin(tmp_path, mon
 
 
 def test_a_first_build_over_a_foreign_spare_leaves_no_twin(tmp_path):
-    out, foreign = tmp_path / "site", tmp_path / ".site.spare"
-    foreign.mkdir()
+    out = tmp_path / "site"
+    foreign = spare_of(out)
+    foreign.mkdir(parents=True)
     (foreign / "notes.txt").write_text("mine")
     write_site(out, pages(FIRST), report=lambda line: None)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
     assert [p.name for p in foreign.iterdir()] == ["notes.txt"] and tree(out) == expected(FIRST)
 
 
 def test_a_served_file_missing_leaves_the_spare_unlisted(tmp_path):
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     for site in (FIRST, SECOND):
         write_listed(out, site)
     (out / "c" / "index.html").unlink()
@@ -278,7 +293,8 @@ def test_a_listing_naming_a_file_outside_its_folder_is_not_trusted(tmp_path, mon
     """remove_stale unlinks the listed files no page claims: a listing that
     names anything but a file inside the spare is not read, and the spare is
     walked instead."""
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     for site in (FIRST, SECOND):
         write_listed(out, site)
     listed = spare_module.listed_files((spare / cache.LISTING).read_bytes())
@@ -296,7 +312,8 @@ def test_a_listing_naming_a_file_outside_its_folder_is_not_trusted(tmp_path, mon
                                     lambda content: content.replace(b" 2 0", b" 2 1", 1), lambda content: content + b"\0",
                                     lambda content: content[:content.index(b"\n") + 1] + b"\xff" + content[-8:]])
 def test_a_damaged_listing_is_not_trusted(tmp_path, monkeypatch, damage):
-    out, spare = tmp_path / "site", tmp_path / ".site.spare"
+    out = tmp_path / "site"
+    spare = spare_of(out)
     for site in (FIRST, SECOND):
         write_listed(out, site)
     content = (spare / cache.LISTING).read_bytes()
@@ -304,3 +321,55 @@ def test_a_damaged_listing_is_not_trusted(tmp_path, monkeypatch, damage):
     walks = counting_walks(monkeypatch)
     write_listed(out, THIRD)
     assert tree(out) == expected(THIRD) and len(walks) == 1
+
+
+def test_the_spare_an_older_version_kept_beside_the_output_goes(tmp_path):
+    """`.NAME.spare` beside the output is served by most hosts: a build removes
+    it when it is ours, and leaves a folder of that name that is not."""
+    out = tmp_path / "site"
+    write_site(out, pages(FIRST), report=lambda line: None)
+    old = tmp_path / ".site.spare"
+    (old / "a").mkdir(parents=True)
+    (old / MARKER).write_bytes((out / MARKER).read_bytes())
+    write_site(out, pages(SECOND), report=lambda line: None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    old.mkdir()
+    (old / "notes.txt").write_text("mine")
+    write_site(out, pages(THIRD), report=lambda line: None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.spare", "site"]
+    assert (old / "notes.txt").read_text() == "mine"
+
+
+def test_where_the_cache_cannot_take_the_spare_by_a_rename_builds_keep_none(tmp_path, monkeypatch):
+    """A cache on another mount (a bind mount on the same device gives EXDEV
+    too): no spare anywhere, and every build is still exactly its pages."""
+    out = tmp_path / "site"
+    real_rename = os.rename
+
+    def across_mounts(source, target, *args, **kwargs):
+        if str(state_folder(out)) in (str(source) + str(target)):
+            raise OSError(18, "Invalid cross-device link")
+        return real_rename(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(spare_module.os, "rename", across_mounts)
+    for site in (FIRST, SECOND, THIRD, FIRST):
+        write_site(out, pages(site), report=lambda line: None)
+        assert tree(out) == expected(site)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+        assert not spare_of(out).exists()
+
+
+def test_a_cache_on_another_file_system_keeps_no_spare(tmp_path):
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or os.stat(shm).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second file system here (/dev/shm) to put the cache on")
+    cache_dir = Path(tempfile.mkdtemp(prefix="errorsite-test-", dir=shm))
+    try:
+        out = tmp_path / "site"
+        assert spare_module.spare_folder(out, state_folder(out, cache_dir)) is None
+        for site in (FIRST, SECOND):
+            write_site(out, pages(site), report=lambda line: None, state_dir=state_folder(out, cache_dir))
+            assert tree(out) == expected(site) and sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+        assert sorted(p.name for p in state_folder(out, cache_dir).iterdir()) == []
+    finally:
+        shutil.rmtree(cache_dir)

@@ -11,13 +11,17 @@ Files, all written by builds, none trusted further than checked:
 - `outcomes` beside it: each record file's Outcome.to_json(), read only by a
   rebuild that renders.
 - `digests` beside it: the record files' stats and digests.
+- `spare` beside it: the site before the served one, the next build's start
+  (write/spare.py), with its listing inside; and `twin-PID`, a first build's.
 The build's own folder is this machine's and never published. planning.py
 reads them into the build's Plan; the writer (write/) puts the marker into
-the site it writes and keeps the spare (write/spare.py) and its listing; the
-URL history is a page of the site (redirects.py).
+the site it writes and keeps the spare and its listing; the URL history is a
+page of the site (redirects.py).
 """
 from ..urls import MARKER  # noqa: F401  # written into every site: "this folder is ours to replace"
 STATE = "state"             # what the next build reads (PreviousBuild)
 OUTCOME_FILE = "outcomes"   # each record file's outcome
 LISTING = ".errorsite-spare"  # in the spare only: its files and their inodes, so a rebuild need not walk it
 DIGESTS = "digests"         # the record files' stats and digests
+SPARE = "spare"             # the site before, the next build's start
+TWIN = "twin"               # twin-PID: a first build's links to its new site, the spare once it is swapped in

@@ -1,9 +1,10 @@
 """Step 5, write: pages → files, all or nothing, and never over what we did not make.
 
 Pages go into a fresh folder beside the output (staging.py), started from the
-spare where there is one (spare.py); only when every file is written does that
-folder take the output's place, in one atomic exchange where the OS offers it
-(swap.py). A build that fails or is killed leaves the old site as it was; one
+spare where there is one (spare.py): the site before, kept in the build's own
+folder of the cache, never beside the output. Only when every file is written
+does that folder take the output's place, in one atomic exchange where the OS
+offers it (swap.py), and the site it replaced becomes the spare. A build that fails or is killed leaves the old site as it was; one
 that fails removes its unfinished folder (so a disk it filled is freed), and
 the next build removes what a killed one left, by the marks inside it.
 
@@ -25,14 +26,12 @@ from ..cache.previous import Keep
 from ..cache.stored import marker
 from ..model import Page, Reuse
 from .guard import OutputRefused, check_output, made_by_us
-from .spare import carry_kept, describe_spare, finish_twin, keep_as_spare, spare_listing, take_spare
+from .spare import (carry_kept, describe_spare, finish_twin, keep_as_spare, spare_folder, spare_listing, take_spare,
+                    twin_folder)
 from .staging import Staging, mark_staging, unmark_staging, write_own_file
 from .swap import build_lock, remove_leftovers, sweep_leftovers, swap_into_place
 
 __all__ = ["MARKER", "OutputRefused", "WriteFailed", "check_output", "made_by_us", "sweep_leftovers", "write_site"]
-
-SPARE = "spare"             # .NAME.spare beside the output: the site before, the next build's start
-TWIN = "twin"               # .NAME.twin-PID: a first build's links to its new site, the spare once it is swapped in
 
 
 class WriteFailed(Exception):
@@ -63,22 +62,27 @@ def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False
         with build_lock(out_dir, report, state_dir):
             check_output(out_dir, force, protected)  # again: it may have changed while we waited
             remove_leftovers(out_dir, state_dir)
-            return write_and_swap(out_dir, pages, finish, keep)
+            return write_and_swap(out_dir, pages, finish, keep, spare_folder(out_dir, state_dir))
     except OSError as error:
         raise WriteFailed(f"cannot write {out_dir}: {error.strerror or error}"
                           f"{f' ({error.filename})' if error.filename else ''}; "
                           "the previous site is unchanged") from error
 
 
-def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callable[[], dict], keep: Keep) -> int:
+def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callable[[], dict], keep: Keep,
+                   spare: Path | None) -> int:
+    """`spare`: where the site before is kept for the next build, or None (the
+    cache is on another file system, where a rename cannot take it)."""
     staging = out_dir.with_name(f".{out_dir.name}.building-{os.getpid()}")
-    spare = out_dir.with_name(f".{out_dir.name}.{SPARE}")
-    twin = out_dir.with_name(f".{out_dir.name}.{TWIN}-{os.getpid()}")
+    twin = None if spare is None else twin_folder(spare)
     swapped, twin_made = False, False
     try:
-        from_spare = take_spare(spare, staging)
+        from_spare = spare is not None and take_spare(spare, staging)
+        if not from_spare:
+            staging.mkdir()
         mark_staging(staging)
-        if not from_spare and not out_dir.exists() and not spare.exists() and not spare.is_symlink():
+        if twin is not None and not from_spare and not out_dir.exists() and not spare.exists() \
+                and not spare.is_symlink():
             # No site for the swap to leave as the spare: the new site's twin
             # will be, so the next build finds every unchanged file in place.
             twin.mkdir()
@@ -98,15 +102,16 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callabl
         swap_into_place(staging, out_dir)
         swapped = True
     finally:
-        if swapped:
+        if swapped and spare is not None:
             keep_as_spare(staging, spare)  # the old site, if it was ours
             if twin_made and tree.twin is not None:
                 keep_as_spare(twin, spare)
-        # After a failure, this build's unfinished folder (begun from the spare or
-        # not): kept, it could fill the disk that made the build fail.
+        # Whatever was not kept goes: the old site where there is no spare, or
+        # after a failure this build's unfinished folder (begun from the spare
+        # or not), which could fill the disk that made the build fail.
         shutil.rmtree(staging, ignore_errors=True)
         if twin_made:
             shutil.rmtree(twin, ignore_errors=True)  # gone if it became the spare
-    if swapped and keep.served is not None:
+    if swapped and spare is not None and keep.served is not None:
         describe_spare(spare, keep.served)
     return files

@@ -1,8 +1,12 @@
-"""The spare: the site before the served one, kept beside it as the next
-build's starting point (most of its files are hard links to the served
-site's), with a listing of its files so a rebuild need not walk it."""
+"""The spare: the site before the served one, kept as the next build's
+starting point (most of its files are hard links to the served site's), with
+a listing of its files so a rebuild need not walk it. It lives in the build's
+own folder of the cache (cache/folder.py), never beside the output, where a
+host would serve it: only where that folder is on the output's file system,
+so the spare is taken and given back by a rename."""
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import shutil
@@ -10,24 +14,38 @@ from array import array
 from pathlib import Path
 from typing import Iterable
 
-from ..cache import LISTING, MARKER
+from ..cache import LISTING, MARKER, SPARE, TWIN
 from ..cache.stored import ServedFiles
 from ..urls import output_name
 from .guard import KEPT, made_by_us
 from .staging import STAGING_MARK
 
 
+def spare_folder(out_dir: Path, state_dir: Path) -> Path | None:
+    """Where the spare of `out_dir` is kept: in its build's own folder, when
+    that is on the output's file system; else None, and builds start from nothing."""
+    try:
+        same = os.stat(state_dir).st_dev == os.stat(out_dir.parent).st_dev
+    except OSError:
+        return None
+    return state_dir / SPARE if same else None
+
+
+def twin_folder(spare: Path) -> Path:
+    return spare.with_name(f"{TWIN}-{os.getpid()}")
+
+
 def take_spare(spare: Path, staging: Path) -> bool:
-    """Start the new site from the spare, when there is one of ours; else from nothing."""
+    """Start the new site (`staging`) from the spare, when there is one of ours."""
     if spare.is_dir() and not spare.is_symlink() and made_by_us(spare):
-        os.rename(spare, staging)
+        if not moved(spare, staging):
+            return False
         kept = staging / KEPT  # an older copy: carry_kept copies the current one
         if kept.is_dir() and not kept.is_symlink():
             shutil.rmtree(kept)
         elif kept.exists() or kept.is_symlink():
             kept.unlink()
         return True
-    staging.mkdir()
     return False
 
 
@@ -139,7 +157,19 @@ def keep_as_spare(folder: Path, spare: Path) -> None:
     files are links to the current site's."""
     if (folder.is_dir() and not folder.is_symlink() and made_by_us(folder)
             and not spare.exists() and not spare.is_symlink()):
-        os.rename(folder, spare)
+        moved(folder, spare)
+
+
+def moved(source: Path, target: Path) -> bool:
+    """Renamed, or False where the two are on one device but not one mount (a
+    bind mount): then there is no spare, as on two file systems."""
+    try:
+        os.rename(source, target)
+    except OSError as error:
+        if error.errno != errno.EXDEV:
+            raise
+        return False
+    return True
 
 
 def carry_kept(out_dir: Path, staging: Path) -> None:

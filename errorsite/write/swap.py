@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-from ..cache import DIGESTS, OUTCOME_FILE, STATE
+from ..cache import DIGESTS, OUTCOME_FILE, STATE, TWIN
 from ..cache.folder import make_state_folder
 from .guard import made_by_us
 from .staging import STAGING_MARK, is_staging
@@ -54,13 +54,17 @@ def build_lock(out_dir: Path, report: Callable[[str], None], state_dir: Path):
 def remove_leftovers(out_dir: Path, state_dir: Path) -> None:
     """What builds that died left beside the output, each only by its exact
     name and a mark of ours inside: a previous site caught mid-swap (put back
-    first) and staging folders; and the half-written state files in the
-    build's own folder. A live build's
-    are kept, and so is anything merely named like them."""
+    first) and staging folders; what they left in the build's own folder:
+    half-written state files and a first build's twin. A live build's are
+    kept, and so is anything merely named like them. Also the spare that
+    older versions kept beside the output (`.NAME.spare`), which a host serves."""
     for unfinished in unfinished_state(state_dir):
         if not alive(unfinished):
             unfinished.unlink(missing_ok=True)
-    dead = [(kind, path) for kind, path in leftovers(out_dir) if not alive(path)]
+    beside_spare = out_dir.with_name(f".{out_dir.name}.spare")
+    if beside_spare.is_dir() and not beside_spare.is_symlink() and made_by_us(beside_spare):
+        shutil.rmtree(beside_spare, ignore_errors=True)
+    dead = [(kind, path) for kind, path in leftovers(out_dir) + dead_twins(state_dir) if not alive(path)]
     if not out_dir.exists():
         for kind, old in dead:
             if kind == "old" and made_by_us(old):
@@ -84,6 +88,15 @@ def leftovers(out_dir: Path) -> list[tuple[str, Path]]:
     except OSError:
         return []
     return [(match.group(1), out_dir.with_name(name)) for name in names if (match := named.fullmatch(name))]
+
+
+def dead_twins(state_dir: Path) -> list[tuple[str, Path]]:
+    """`twin-PID` in the build's own folder: a first build's twin, begun (spare.twin_folder)."""
+    try:
+        names = sorted(os.listdir(state_dir))
+    except OSError:
+        return []
+    return [("twin", state_dir / name) for name in names if re.fullmatch(rf"{TWIN}-[0-9]+", name)]
 
 
 def unfinished_state(state_dir: Path) -> list[Path]:
