@@ -1,10 +1,16 @@
 """A record page in the order of the reader's questions (issue 29): the message,
 what it means and the solutions on the first screen; "On this page"; a header
 that stays; copy buttons out of the text's way; the wrap toggle's state and
-wrapped lines that keep their indentation; a very long message folded."""
+wrapped lines that keep their indentation; a very long message folded; on a
+phone, every record's first solution on the first screen (issue 62)."""
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
+
+from tests.conftest import ROOT, SHARED_RECORDS, Server, build_quietly, need_shared
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -140,3 +146,99 @@ def test_a_very_long_message_is_folded_and_opens(shared_site, phone):
     assert title.bounding_box()["height"] > 2 * folded
     assert "protected mode" in title.inner_text()
     assert errors == []
+
+
+@pytest.fixture(scope="module")
+def every_record_site(tmp_path_factory):
+    """The records of records/ and of the shared folder, in one site."""
+    need_shared()
+    tmp = tmp_path_factory.mktemp("every-record")
+    records = tmp / "records"
+    shutil.copytree(SHARED_RECORDS, records / "shared")
+    (records / "demo").mkdir()
+    for path in sorted((ROOT / "records").glob("*.json")):
+        if not (SHARED_RECORDS / path.name).exists():  # the same record in both would be a duplicate
+            shutil.copy(path, records / "demo" / path.name)
+    server = Server(tmp / "www")
+    result, problems = build_quietly(records, tmp / "www" / "errors", server.base_url)
+    assert problems == [] and result.written
+    yield server, len(list(records.rglob("*.json")))
+    server.close()
+
+
+# Where the first solution's first line ends, and what hides the top of the screen, without scrolling.
+FIRST_LINE = """() => {
+  const item = document.getElementById('solution-1');
+  if (!item) return null;
+  const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode, at = text.data.search(/\\S/);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + 1);
+    const line = range.getBoundingClientRect();
+    return {top: line.top, bottom: line.bottom, scrolled: scrollY,
+            header: document.querySelector('.site-header').getBoundingClientRect().bottom,
+            wide: document.documentElement.scrollWidth > document.documentElement.clientWidth};
+  }
+  return null;
+}"""
+
+
+def test_every_first_solution_starts_on_a_phones_first_screen(every_record_site, browser):
+    server, count = every_record_site
+    paths = sorted(entry["path"] for entry in json.loads(
+        (server.root / "errors" / "-" / "urls.json").read_text("utf-8"))["records"].values())
+    assert len(paths) == count
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    below, wider, without = [], [], []
+    for path in paths:
+        page.goto(server.base_url + path)
+        line = page.evaluate(FIRST_LINE)
+        if line is None:
+            without.append(path)
+            continue
+        assert line["scrolled"] == 0, path
+        if not line["header"] <= line["top"] < line["bottom"] <= PHONE["height"]:
+            below.append((path, round(line["bottom"])))
+        if line["wide"]:
+            wider.append(path)
+    context.close()
+    assert below == [], f"{len(below)} of {len(paths) - len(without)} first solutions start below the first screen"
+    assert wider == [], "pages wider than the phone"
+    assert len(without) < len(paths)
+    assert errors == []
+
+
+def test_a_phone_folds_the_pattern_and_a_long_explanation_and_opens_them(every_record_site, browser, axe_source):
+    server, _ = every_record_site
+    path = "pallets/jinja/has-no-attribute/"  # a pattern, and an explanation of 900 characters
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)  # axe is an added script
+    page = context.new_page()
+    page.goto(server.base_url + path)
+    page.add_script_tag(content=axe_source)
+    assert page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => v.id))") == []
+    pattern = page.locator(".record-header p.pattern")
+    assert not pattern.is_visible()
+    page.locator(".pattern-fold > summary").click()
+    assert pattern.is_visible() and "{undefined_obj_type}" in pattern.inner_text()
+    explanation = page.locator("section[aria-labelledby='documentation'] .fold")
+    folded = explanation.bounding_box()["height"]
+    assert explanation.get_by_text("Show less").is_hidden()
+    explanation.get_by_text("Read more").click()
+    assert explanation.bounding_box()["height"] > folded + 100
+    assert explanation.get_by_text("Show less").is_visible()
+    context.close()
+    # A wide screen shows both whole, without a summary to open.
+    context = browser.new_context(viewport=DESKTOP)
+    desktop = context.new_page()
+    desktop.goto(server.base_url + path)
+    assert desktop.locator(".record-header p.pattern").inner_text().startswith("Pattern:")
+    assert desktop.locator("summary").filter(visible=True).count() == 1  # the copy fields' only
+    assert desktop.get_by_text("StrictUndefined also fails").is_visible()
+    context.close()
