@@ -13,6 +13,7 @@ from .markup import shorten
 from .text import isolate
 from .model import Page, Record
 from .render import Link, render
+from .template_errors import template_code
 
 SHOWN_LABELS = 5  # texts named on a page that several texts share ("Rust", "rust"); the rest are counted
 LIST_MESSAGE = 160  # characters of a message in a list; its page shows it whole
@@ -108,7 +109,9 @@ class ListItems:
     order, by message and then path, is also worked out once for them all."""
 
     def __init__(self, env: jinja2.Environment, records: Iterable[Record] = ()):
-        self.render_item = env.get_template("macros.html").module.record_item
+        self.env = env
+        with template_code(env):  # macros.html's top-level code runs here
+            self.render_item = env.get_template("macros.html").module.record_item
         self.made: tuple[dict[str, Markup], dict[str, Markup]] = ({}, {})  # by record id; [in_repo]
         rank = {r.id: n for n, r in enumerate(sorted(records, key=lambda r: (r.message.casefold(),
                                                                               urls.record_path(r))))}
@@ -124,11 +127,12 @@ class ListItems:
         (750,000 at 100k records)."""
         made = self.made[in_repo]
         shown = []
-        for r in records:
-            item = made.get(r.id)
-            if item is None:
-                item = made[r.id] = self.render_item(entry(r), in_repo)
-            shown.append(item)
+        with template_code(self.env):  # a macro called from here, outside any render
+            for r in records:
+                item = made.get(r.id)
+                if item is None:
+                    item = made[r.id] = self.render_item(entry(r), in_repo)
+                shown.append(item)
         # One join of the items themselves: formatting each into "\n{item}" first took 8 times as long.
         return Markup("\n" + "\n".join(shown)) if shown else Markup("")
 

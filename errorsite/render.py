@@ -2,7 +2,6 @@
 prepares the values they show, and nothing here touches the disk."""
 from __future__ import annotations
 
-import traceback
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -21,6 +20,7 @@ from .share import share_values
 from .cards import card_image, has_card
 from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
 from .describe import first_fix, page_title, record_description, unfurl_description
+from .template_errors import template_error, template_failure  # the commands take template_error from here
 
 SITE_NAME = "Error Index"
 SITE_DESCRIPTION = ("Searchable index of error messages from public GitHub repositories: "
@@ -106,6 +106,18 @@ class Templates(jinja2.ChoiceLoader):
 
 
 class _Environment(jinja2.Environment):
+    def handle_exception(self, source=None):
+        """Where Jinja sends every error of a render, its traceback rewritten
+        to the templates' lines: a failure of the template's own code leaves
+        as a TemplateFailed, which says where in one line."""
+        try:
+            super().handle_exception(source)
+        except Exception as error:
+            failed = template_failure(error)
+            if failed is None:
+                raise
+            raise failed from error
+
     def make_globals(self, d):
         """A template's globals: the environment's own dict when the template
         has none of its own, as it is for every template here. Jinja would
@@ -158,21 +170,6 @@ def unfurl_images(options: SiteOptions):
     if not options.cards:
         return lambda r: site_card
     return lambda r: card_image(r, options.title) if has_card(r) else site_card  # text-led where the font lacks a script
-
-
-def template_error(error: jinja2.TemplateError) -> str:
-    """`templates/x.html:3: message`: where in which template a build failed."""
-    where = None
-    if isinstance(error, jinja2.TemplateSyntaxError) and error.filename:
-        where = f"{error.filename}:{error.lineno}"
-    else:  # Jinja rewrites tracebacks so template frames carry the template's name and line
-        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.endswith((".html", ".xml"))]
-        if frames:
-            where = f"{frames[-1].filename}:{frames[-1].lineno}"
-    message = error.message if isinstance(error, jinja2.TemplateSyntaxError) else str(error)
-    if isinstance(error, jinja2.TemplateNotFound):
-        message = f"template not found: {error.name}"
-    return f"{where}: {message}" if where else message
 
 
 def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:

@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
 # but itself. The same table is in docs/architecture.md.
 LAYERS = [
     ("values", {"errorsite", "model", "urls", "resources", "finished", "logsafe"}),
-    ("tools", {"budget", "beside", "tokens", "spread", "cpus", "lexing", "text"}),
+    ("tools", {"budget", "beside", "tokens", "spread", "cpus", "lexing", "text", "template_errors"}),
     ("load", {"load"}),
     ("previous build", {"cache"}),
     ("validate", {"validate"}),
