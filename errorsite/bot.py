@@ -153,7 +153,7 @@ def best_match(finder: Finder, texts: list[str], accepted: tuple[str, ...]) -> F
     return None
 
 
-URL = re.compile(r"((?:https?://|www\.)\S+)", re.IGNORECASE)
+URL = re.compile(r"((?<!\w)(?:https?://|www\.)\S+)", re.IGNORECASE)
 ISSUE_URL = re.compile(r"\b(github)(\.com/[\w.-]+/[\w.-]+/(?:issues|pull|discussions)/\d)", re.IGNORECASE)
 
 

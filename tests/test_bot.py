@@ -272,6 +272,7 @@ def test_an_anchor_in_a_url_keeps_working_and_plain_references_stay_inert():
     # plain #n, GH-n and @name beside a URL, and an issue URL with an anchor, stay inert
     assert inert(f"{link} #5 GH-6 @octocat https://github.com/o/r/issues/7#issuecomment-8") == \
         f"{link} #\u20605 GH\u2060-6 @\u2060octocat https://github\u2060.com/o/r/issues/7#issuecomment-8"
+    assert inert("foowww.example.org#10") == "foowww.example.org#\u206010"  # a URL starts a word
     # and in the comment, through its Markdown escaping
     record = {"record": {"solutions": [f"Pass a list, as {link} does (see #9)"]}}
     body = comment_body(found_as("exact"), record, "https://example.org/errors/")
