@@ -64,11 +64,18 @@ def text_output(found: Found, explained: dict | None = None, bold: bool = False)
     return "\n".join(lines)
 
 
+def one_line(text: str, most: int = 1000) -> str:
+    """An error as one line of at most `most` characters: a site's message may
+    hold line breaks and terminal escapes."""
+    line = "".join(char if char.isprintable() else " " for char in " ".join(text.split()))
+    return line if len(line) <= most else line[:most - 1] + "…"
+
+
 def command(argv: list[str]) -> int:
     import argparse
     import os
     import sys
-    from ..logsafe import defuse
+    from ..logsafe import defuse, json_mark
 
     parser = argparse.ArgumentParser(prog="errorsite find", description="Find the record of an error from its text "
                                      "(a paste, a traceback, a log line), with the site's own search.",
@@ -93,7 +100,7 @@ def command(argv: list[str]) -> int:
             found = finder.find(text, args.n)
             explained = finder.record(found.results[0]) if args.explain and found.results else None
     except FindError as error:
-        print(defuse(f"errorsite find: {error}"), file=sys.stderr)
+        print(defuse(one_line(f"errorsite find: {error}")), file=sys.stderr)
         return 2
     if args.json:
         out = {"match": found.match, "site": finder.base_url,
@@ -101,7 +108,7 @@ def command(argv: list[str]) -> int:
                             "summary": r.summary, "url": r.url} for r in found.results]}
         if explained is not None:
             out["record"] = explained
-        print(json.dumps(out, ensure_ascii=False, indent=2, sort_keys=True))
+        print(defuse(json.dumps(out, ensure_ascii=False, indent=2, sort_keys=True), json_mark))
     else:  # bold on a terminal, unless NO_COLOR (no-color.org) says otherwise
         print(text_output(found, explained, bold=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))
     return 0 if found.match != "none" else 1
