@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from errorsite.find import FindError, Finder, FolderSite, Found, Result, site_path
+from errorsite.find import Deadline, FindError, Finder, FolderSite, Found, Result, site_path
 from errorsite.find.command import explain_lines, text_output
 
 
@@ -24,8 +24,8 @@ def test_a_script_outside_the_site_is_refused():
 
 
 def test_a_file_outside_the_folder_is_refused(tmp_path):
-    with pytest.raises(FindError, match="cannot read"):
-        FolderSite(tmp_path).read("../etc/passwd")
+    with pytest.raises(FindError, match="not a path in the site"):
+        FolderSite(tmp_path).read("../etc/passwd", Deadline())
 
 
 def test_explain_shows_meaning_and_solutions_on_their_own_lines():

@@ -5,7 +5,9 @@ It runs the very scripts a built site serves to browsers (the search page's
 (mini-racer), over the same split search files a browser fetches: from a
 site folder or over HTTP(S). No second ranker: the browser's ErrorSearch.find
 decides; this module only carries files to it, round by round, as the
-browser's SplitSearch does (static/search-data.js).
+browser's SplitSearch does (static/search-data.js). The site is trusted
+with nothing: sites.py reads only its own files, each bounded, within one
+Deadline, and V8 runs its scripts under that deadline and MAX_MEMORY.
 
     source = open_site("site/")           # or "https://example.org/errors/"
     found = Finder(source).find(text)     # Found(results, match)
@@ -13,21 +15,20 @@ browser's SplitSearch does (static/search-data.js).
 from __future__ import annotations
 
 import json
-import re
-import urllib.error
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
-from .. import __version__, urls
+from .. import urls
+from .sites import Deadline, FindError, FolderSite, Site, WebSite, checked, open_site  # noqa: F401 (the package's API)
 
 MAX_ROUNDS = 8          # as search-data.js: the data settles in two to four
-FETCHES_AT_ONCE = 8     # a round's files over HTTP, in parallel, as a browser asks for them
-TIMEOUT = 30            # seconds for one file over the network
-SEARCH_MS = 20_000      # the engine's own budgets end a search long before this; a guard against a hang
+# A query's files: several times what a long paste reads on a site of 100,000
+# records (docs/commands.md); an engine that asks for more is refused.
+MAX_FILES = 1_000
+# V8's heap: many times what a query needs. Past it mini-racer stops the
+# script; past V8's own limit the process would abort.
+MAX_MEMORY = 512 << 20
 
 # Drives the site's engine one round at a time: `find` answers, or names the
 # files it still needs; Python fetches them and calls `add`, then `find` again.
@@ -53,10 +54,6 @@ var errorsiteFind = (function () {
 """
 
 
-class FindError(Exception):
-    """The site cannot be searched: unreadable, not an errorsite site, no engine."""
-
-
 class Result(NamedTuple):
     rank: int
     message: str
@@ -71,60 +68,6 @@ class Found(NamedTuple):
     results: list[Result]
     match: str    # "exact", "likely" or "none": the engine's judgement of the first result
     rounds: int   # how many rounds of files the search waited for
-
-
-class Site:
-    """A built site to read files from: `read(path)` → bytes of a site path."""
-    where: str = ""
-
-    def read(self, path: str) -> bytes:
-        raise NotImplementedError
-
-    def read_many(self, paths: list[str]) -> dict[str, bytes]:
-        return {path: self.read(path) for path in paths}
-
-
-class FolderSite(Site):
-    def __init__(self, root: Path):
-        self.root = root
-        self.where = str(root)
-
-    def read(self, path: str) -> bytes:
-        try:
-            return (self.root / urls.output_name(path)).read_bytes()
-        except (OSError, ValueError) as error:
-            raise FindError(f"{self.root}: cannot read {path} ({getattr(error, 'strerror', None) or error})") from None
-
-
-class WebSite(Site):
-    def __init__(self, base_url: str):
-        self.base = base_url if base_url.endswith("/") else base_url + "/"
-        self.where = self.base
-
-    def read(self, path: str) -> bytes:
-        url = urljoin(self.base, path)
-        request = urllib.request.Request(url, headers={"User-Agent": f"errorsite-find/{__version__}"})
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-                return response.read()
-        except urllib.error.HTTPError as error:
-            raise FindError(f"{url}: HTTP {error.code} {error.reason}") from None
-        except (urllib.error.URLError, OSError) as error:
-            raise FindError(f"{url}: {getattr(error, 'reason', None) or error}") from None
-
-    def read_many(self, paths: list[str]) -> dict[str, bytes]:
-        with ThreadPoolExecutor(max_workers=min(FETCHES_AT_ONCE, max(1, len(paths)))) as pool:
-            return dict(zip(paths, pool.map(self.read, paths)))
-
-
-def open_site(where: str) -> Site:
-    """A site folder, or the URL of a hosted site (http:// or https://)."""
-    if re.match(r"https?://", where, re.I):
-        return WebSite(where)
-    root = Path(where)
-    if not root.is_dir():
-        raise FindError(f"{where}: no such folder (give --site a built site's folder or its URL)")
-    return FolderSite(root)
 
 
 class PageLinks(HTMLParser):
@@ -146,9 +89,9 @@ class PageLinks(HTMLParser):
             self.alternates[attrs["type"]] = attrs.get("href") or ""
 
 
-def page_links(site: Site, path: str) -> PageLinks:
+def page_links(site: Site, path: str, deadline: Deadline) -> PageLinks:
     links = PageLinks()
-    links.feed(site.read(path).decode("utf-8", "replace"))
+    links.feed(site.read(path, deadline).decode("utf-8", "replace"))
     return links
 
 
@@ -158,52 +101,75 @@ def site_path(href: str, base_url: str) -> str:
     base = urlsplit(base_url).path
     if not path.startswith(base):
         raise FindError(f"{href}: outside the site at {base_url}")
-    return path[len(base):]
+    return checked(path[len(base):])
 
 
-def guard() -> dict:
-    """mini-racer's timeout, except in a thread running an asyncio loop (a
-    notebook, Playwright's sync API), where mini-racer refuses one: there the
-    engine's own budgets alone bound a search, as in the browser."""
+def text_of(content: bytes, path: str) -> str:
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FindError(f"{path}: not UTF-8 text") from None
+
+
+def guard(deadline: Deadline) -> dict:
+    """What is left of the deadline, as mini-racer's timeout, except in a
+    thread running an asyncio loop (a notebook, Playwright's sync API), where
+    mini-racer refuses one: there the engine's own budgets and its memory
+    limit alone bound a search, as in the browser."""
     import asyncio
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return {"timeout": SEARCH_MS}
+        return {"timeout_sec": deadline.left()}
     return {}
 
 
 class Finder:
-    """The site's search engine, loaded once, for any number of queries."""
+    """The site's search engine, loaded once, for any number of queries.
 
-    def __init__(self, site: Site):
+    Each of loading, `find` and `record` has TIMEOUT seconds, or all of them
+    share `deadline` when one is given (the command's --timeout)."""
+
+    def __init__(self, site: Site, deadline: Deadline | None = None):
         try:
             from py_mini_racer import MiniRacer
         except ImportError:
             raise FindError("errorsite find runs the site's JavaScript in V8 (the mini-racer package): "
                             "in a checkout, .venv/bin/python -m pip install -r requirements.lock; "
                             "installed with pip, pip install 'errorsite[find]'") from None
-        self.site = site
-        search = page_links(site, urls.SEARCH_PATH)
-        if not search.engine or not search.canonical.endswith(urls.SEARCH_PATH):
+        self.site, self.deadline = site, deadline
+        clock = deadline or Deadline()
+        search = page_links(site, urls.SEARCH_PATH, clock)
+        canonical = urlsplit(search.canonical)
+        if not (search.engine and canonical.scheme in ("http", "https") and canonical.path.endswith(urls.SEARCH_PATH)):
             raise FindError(f"{site.where}: {urls.SEARCH_PATH} is not an errorsite search page")
         self.base_url = search.canonical[:-len(urls.SEARCH_PATH)]  # where the site is served, as its pages say
-        scripts = [site.read(site_path(urljoin(self.base_url, script), self.base_url)).decode("utf-8")
-                   for script in search.engine]
-        meta = site.read(urls.SEARCH_PATH + "meta.json").decode("utf-8")
+        scripts = [text_of(site.read(path, clock), path)
+                   for path in (site_path(urljoin(self.base_url, script), self.base_url) for script in search.engine)]
+        meta = text_of(site.read(urls.SEARCH_PATH + "meta.json", clock), "meta.json")
         self.context = MiniRacer()
+        self.context.set_hard_memory_limit(MAX_MEMORY)
         try:
             self.context.eval("var window = globalThis, self = globalThis;")  # the browser's names for the global
             for script in scripts:
-                self.context.eval(script)
-            self.context.eval(DRIVER)
-            self.context.call("errorsiteFind.start", meta)
+                self.context.eval(script, **guard(clock))
+            self.context.eval(DRIVER, **guard(clock))
+            self.call(clock, "errorsiteFind.start", meta)
         except Exception as error:
             self.close()  # V8's thread would keep the process from ending
-            raise FindError(f"{site.where}: the site's search engine does not load ({error})") from None
+            if isinstance(error, FindError):
+                raise
+            raise FindError(f"{site.where}: the site's search engine does not load ({failure(error, clock)})") from None
         self.fetched: set[str] = set()
 
     def close(self) -> None:
+        # A call its timeout stopped ends in V8 a moment later and then tells
+        # mini-racer's event loop: a last call waits for that, so that the
+        # loop is not closed first (a traceback on stderr at exit).
+        try:
+            self.context.eval("0", **guard(Deadline(1)))
+        except Exception:
+            pass
         self.context.close()
 
     def __enter__(self) -> "Finder":
@@ -212,31 +178,61 @@ class Finder:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def call(self, deadline: Deadline, name: str, *args):
+        try:
+            return self.context.call(name, *args, **guard(deadline))
+        except Exception as error:  # the site's JavaScript failed, or a limit stopped it: the site's fault
+            raise FindError(f"the site's search engine failed: {failure(error, deadline)}") from None
+
     def find(self, text: str, limit: int = 5) -> Found:
+        deadline = self.deadline or Deadline()
+        asked = 0
         for rounds in range(MAX_ROUNDS + 1):
+            answer = self.call(deadline, "errorsiteFind.find", text, limit)
             try:
-                answer = self.context.call("errorsiteFind.find", text, limit, **guard())
-            except Exception as error:  # a JavaScript error or the guard's timeout: the search's, not the caller's
-                raise FindError(f"the search failed: {error}") from None
-            missing = [path for path in answer.get("missing", ()) if path not in self.fetched]
-            if "results" in answer:
-                return Found([self.result(n, r["doc"]) for n, r in enumerate(answer["results"], 1)],
-                             answer["match"], rounds)
+                if "results" in answer and answer["match"] in ("exact", "likely", "none"):
+                    return Found([self.result(n, r["doc"]) for n, r in enumerate(answer["results"][:limit], 1)],
+                                 answer["match"], rounds)
+                missing = [urls.SEARCH_PATH + path for path in answer["missing"] if path not in self.fetched]
+            except (KeyError, TypeError, IndexError, AttributeError):
+                raise FindError("the site's search engine gave an answer that is not one (refused)") from None
             if not missing:
                 raise FindError("the search asked again for files it already has")
-            for path, content in self.site.read_many([urls.SEARCH_PATH + p for p in missing]).items():
-                self.context.call("errorsiteFind.add", path[len(urls.SEARCH_PATH):], content.decode("utf-8"))
-            self.fetched.update(missing)
+            asked += len(missing)
+            if asked > MAX_FILES:
+                raise FindError(f"the site's search engine asked for more than {MAX_FILES:,} files "
+                                "for one query (refused)")
+            for path, content in self.site.read_many(missing, deadline).items():
+                self.call(deadline, "errorsiteFind.add", path[len(urls.SEARCH_PATH):], text_of(content, path))
+                self.fetched.add(path[len(urls.SEARCH_PATH):])
         raise FindError(f"the search data did not settle after {MAX_ROUNDS} rounds")
 
     def result(self, rank: int, doc: list) -> Result:
         message, repo, path, error_type, summary = (list(doc) + [""] * 5)[:5]
-        return Result(rank, str(message), str(repo), str(error_type), str(summary or ""),
-                      urljoin(self.base_url, path), path)
+        path = checked(str(path))
+        return Result(rank, str(message), str(repo), str(error_type), str(summary or ""), self.base_url + path, path)
 
     def record(self, result: Result) -> dict:
         """The whole record behind a result (`-/r/<id>.json`, which its page names)."""
-        href = page_links(self.site, result.path).alternates.get("application/json+oembed")
+        deadline = self.deadline or Deadline()
+        href = page_links(self.site, result.path, deadline).alternates.get("application/json+oembed")
         if not href:
             raise FindError(f"{result.url}: the page names no record data (a site built before -/r/<id>.json)")
-        return json.loads(self.site.read(site_path(href, self.base_url)))
+        path = site_path(href, self.base_url)
+        try:
+            record = json.loads(self.site.read(path, deadline))
+        except ValueError:
+            record = None
+        if not isinstance(record, dict):
+            raise FindError(f"{path}: not a record's data")
+        return record
+
+
+def failure(error: Exception, deadline: Deadline) -> str:
+    """What stopped the site's JavaScript, in a few words."""
+    from py_mini_racer import JSOOMException, JSTimeoutException
+    if isinstance(error, (JSTimeoutException, TimeoutError)) or deadline.passed():
+        return deadline.message()
+    if isinstance(error, JSOOMException):
+        return f"it used more than its {MAX_MEMORY >> 20} MB of memory"
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from . import Finder, FindError, Found, Result, open_site
+from . import MAX_FILES, MAX_MEMORY, Deadline, Finder, FindError, Found, Result, open_site
+from .sites import MAX_FILE_BYTES, TIMEOUT
 
 SHOWN = 160             # characters of a message on its line; --json gives it whole
 
@@ -15,7 +16,13 @@ FIND_HELP = """examples:
   errorsite find --site site/ --json -n 3 < error.log
 
 exit status: 0 a match (the first result is this error: exact or likely),
-1 no match (related records may still be listed), 2 an error.
+1 no match (related records may still be listed), 2 an error, said in one
+line on stderr: no site there, not an errorsite site, or the site went past
+a limit. find trusts no site: it reads only the site's own files (no path out
+of its folder or base path, no redirect off it), each at most {file_mb} MB, at
+most {files:,} for one query; the site's JavaScript gets {memory_mb} MB; the
+whole search ends within --timeout. No line it prints, --json included, can
+start a CI runner's command.
 
 The first line says which: "This is your error:", "Probably this error (the
 wording differs):", or "No record for this error yet."; a match comes next,
@@ -79,7 +86,9 @@ def command(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="errorsite find", description="Find the record of an error from its text "
                                      "(a paste, a traceback, a log line), with the site's own search.",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=FIND_HELP)
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=FIND_HELP.format(file_mb=MAX_FILE_BYTES >> 20, files=MAX_FILES,
+                                                             memory_mb=MAX_MEMORY >> 20))
     parser.add_argument("text", nargs="?", default="-", help="the error's text; - or nothing: read standard input")
     parser.add_argument("--site", default=os.environ.get("ERRORSITE_SITE") or "site", metavar="DIR|URL",
                         help="a built site's folder, or the http(s) URL it is served from "
@@ -88,15 +97,19 @@ def command(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--explain", action="store_true",
                         help="add the first result's meaning and solutions (its -/r/<id>.json)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT, metavar="S",
+                        help=f"seconds for the whole search, network and JavaScript (default: {TIMEOUT:g})")
     args = parser.parse_args(argv)
     if args.n < 1:
         parser.error("-n must be 1 or more")
+    if not 0 < args.timeout < float("inf"):
+        parser.error("--timeout must be a number of seconds more than 0")
     text = sys.stdin.read() if args.text == "-" else args.text
     if not text.strip():
         print("errorsite find: no error text (give it as an argument, or on standard input)", file=sys.stderr)
         return 2
     try:
-        with Finder(open_site(args.site)) as finder:
+        with Finder(open_site(args.site), Deadline(args.timeout)) as finder:
             found = finder.find(text, args.n)
             explained = finder.record(found.results[0]) if args.explain and found.results else None
     except FindError as error:
