@@ -111,11 +111,13 @@ def build_command(argv: list[str]) -> int:
     parser.add_argument("--previous-manifest", metavar="FILE", type=Path, help=PREVIOUS_HELP)
     args = parser.parse_args(argv)
     s = settings(parser, args)
+    if no_base_url(s):
+        return 2
     with Progress(enabled=not args.quiet) as progress:
         return run_build(args, lambda: build(
             s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
             options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
-            progress=progress.update, previous_manifest=args.previous_manifest, cache_dir=s.cache_dir), settings_notes(s))
+            progress=progress.update, previous_manifest=args.previous_manifest, cache_dir=s.cache_dir))
 
 
 def assemble_command(argv: list[str]) -> int:
@@ -133,11 +135,13 @@ def assemble_command(argv: list[str]) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print the time of each stage at the end")
     args = parser.parse_args(argv)
     s = settings(parser, args)
+    if no_base_url(s):
+        return 2
     with Progress(enabled=not args.quiet) as progress:
         return run_build(args, lambda: assemble(
             args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
             force=args.force, options=s.site_options, progress=progress.update,
-            previous_manifest=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir), settings_notes(s))
+            previous_manifest=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir))
 
 
 class Progress:
@@ -181,18 +185,21 @@ def shard_option(text: str) -> Shard:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def settings_notes(s: Settings) -> list[str]:
-    """What the person running a build should know of its settings: a site
-    for the default base URL links every page to this machine."""
+def no_base_url(s: Settings) -> bool:
+    """A site's absolute links (canonical, link cards, the sitemap, copied
+    links, find's and the bot's) all start with the base URL, so a build never
+    guesses one, as Zola does not: a forgotten one would publish links to this
+    machine. Said in one line, exit status 2; `serve` has its own."""
     if "base_url" not in s.defaulted:
-        return []
-    return [f"note: no --base-url nor base_url in the settings: canonical links, link cards, the sitemap and "
-            f"copied links point at {s.base_url}; pass --base-url with the address the site will be served from"]
+        return False
+    say(f"{program()}: no base URL: pass --base-url with the address the site will be served from "
+        f"(e.g. https://example.org/errors/) or set base_url in site.toml; to look at it on this machine, "
+        f"`{program()} serve`, or --base-url {s.base_url}", file=sys.stderr)
+    return True
 
 
-def run_build(args: argparse.Namespace, run: Callable[[], BuildResult], notes: list[str] = ()) -> int:
-    """Run a build or an assemble; its outcome as lines and an exit status.
-    `notes`: about the settings, said with the build's own notes."""
+def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
+    """Run a build or an assemble; its outcome as lines and an exit status."""
     try:
         result = run()
     except TemplateMissing as error:
@@ -214,7 +221,7 @@ def run_build(args: argparse.Namespace, run: Callable[[], BuildResult], notes: l
         say(f"{program()}: {failure}", file=sys.stderr)
         return 1
     if not args.quiet:
-        for note in [*(notes if result.written else ()), *result.notes]:
+        for note in result.notes:
             say(note, file=sys.stderr)
     if not args.quiet or not result.written:
         say(summary_line(result), file=sys.stderr if not result.written else sys.stdout)

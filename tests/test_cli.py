@@ -16,6 +16,7 @@ from tests.conftest import ROOT
 
 BAD = ROOT / "tests" / "fixtures" / "bad"
 GOOD = BAD / "good-dataclass-on-model.json"
+BASE = "https://example.org/errors/"
 GOOD_PAGE = Path("pydantic/pydantic/cannot-create-a-pydantic-dataclass-from-as-it-is-already-a-pydantic-model/index.html")
 
 
@@ -60,7 +61,7 @@ def test_bad_records_are_reported_and_skipped(tmp_path):
 @pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_strict_with_a_bad_record_writes_nothing(tmp_path):
     out = tmp_path / "site"
-    done = run("--records", BAD, "--out", out, "--strict")
+    done = run("--records", BAD, "--out", out, "--strict", "--base-url", "http://localhost:8000/")
     assert done.returncode == 1
     assert done.stdout == ""
     lines = done.stderr.splitlines()
@@ -75,7 +76,7 @@ def test_strict_leaves_an_existing_site_untouched(tmp_path):
     out.mkdir()
     (out / "index.html").write_text("the old site")
     (out / ".errorsite.json").write_text('{"generator": "errorsite"}')  # as an earlier build left it
-    done = run("--records", BAD, "--out", out, "--strict")
+    done = run("--records", BAD, "--out", out, "--strict", "--base-url", BASE)
     assert done.returncode == 1
     assert sorted(p.name for p in out.iterdir()) == [".errorsite.json", "index.html"]
     assert (out / "index.html").read_text() == "the old site"
@@ -83,20 +84,20 @@ def test_strict_leaves_an_existing_site_untouched(tmp_path):
 
 @pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_strict_with_good_records_builds(good_records, tmp_path):
-    done = run("--records", good_records, "--out", tmp_path / "site", "--strict")
+    done = run("--records", good_records, "--out", tmp_path / "site", "--strict", "--base-url", BASE)
     assert (done.returncode, done.stdout) == (0, "built 1 record\n")
 
 
 @pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_quiet_prints_nothing_on_success(good_records, tmp_path):
-    done = run("--records", good_records, "--out", tmp_path / "site", "-q")
+    done = run("--records", good_records, "--out", tmp_path / "site", "-q", "--base-url", BASE)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert (tmp_path / "site" / GOOD_PAGE).is_file()
 
 
 @pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_quiet_still_prints_problems(tmp_path):
-    done = run("--records", BAD, "--out", tmp_path / "site", "--quiet")
+    done = run("--records", BAD, "--out", tmp_path / "site", "--quiet", "--base-url", BASE)
     assert done.returncode == 0 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 10
 
@@ -122,7 +123,7 @@ def test_usage_errors_exit_2(args, message, tmp_path):
 def test_out_must_not_replace_the_records(out, good_records, tmp_path):
     """Done on a copy: were the guard to fail, the build would swap the folder away."""
     before = sorted(tmp_path.rglob("*"))
-    done = run("--records", good_records, "--out", tmp_path / out)
+    done = run("--records", good_records, "--out", tmp_path / out, "--base-url", BASE)
     assert done.returncode == 2
     assert "refusing to replace" in done.stderr and "the records folder" in done.stderr
     assert sorted(tmp_path.rglob("*")) == before
@@ -134,19 +135,28 @@ def test_help(tmp_path):
     assert done.returncode == 0 and "--base-url" in done.stdout and "--strict" in done.stdout
 
 
-LOCALHOST_NOTE = ("note: no --base-url nor base_url in the settings: canonical links, link cards, the sitemap "
-                  "and copied links point at http://localhost:8000/; pass --base-url with the address the site "
-                  "will be served from")
+NO_BASE_URL = ("build.py: no base URL: pass --base-url with the address the site will be served from "
+               "(e.g. https://example.org/errors/) or set base_url in site.toml; to look at it on this machine, "
+               "`build.py serve`, or --base-url http://localhost:8000/\n")
+
+
+def test_a_build_without_a_base_url_writes_nothing(tmp_path):
+    """Every absolute link starts with the base URL: a forgotten one is a
+    usage error, never a site of links to localhost published with a note."""
+    out = tmp_path / "site"
+    done = run("--out", out)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", NO_BASE_URL)
+    assert not out.exists()
+    done = run("assemble", tmp_path / "shard", "--out", out)
+    assert (done.returncode, done.stderr) == (2, NO_BASE_URL)
 
 
 @pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
 def test_default_records_folder_builds(tmp_path):
-    """With no --records, the demo records shipped in records/ are built;
-    with no --base-url either, for this machine, as the build says once."""
+    """With no --records, the demo records shipped in records/ are built."""
     out = tmp_path / "site"
-    done = run("--out", out)
+    done = run("--out", out, "--base-url", "http://localhost:8000/")
     assert done.returncode == 0, done.stderr
-    assert done.stderr == LOCALHOST_NOTE + "\n"
     count = len(list((ROOT / "records").glob("*.json")))
     assert done.stdout == f"built {count} record{'s' if count != 1 else ''}\n"
     assert "http://localhost:8000/" in (out / "sitemap.xml").read_text()
@@ -184,9 +194,9 @@ def test_a_build_of_a_project_skips_what_holds_no_records_and_says_so_once(tmp_p
 
 
 @pytest.mark.slow  # a subprocess each: the fast loop keeps the first two
-def test_the_localhost_note_is_said_only_when_no_base_url_was_given(tmp_path, good_records):
+def test_a_base_url_in_the_settings_is_enough(tmp_path, good_records):
     quiet = run("--records", good_records, "--out", tmp_path / "a", "-q")
-    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (2, "", NO_BASE_URL)
     (tmp_path / "site.toml").write_text('base_url = "http://localhost:8000/"\n')
     given = run_in(tmp_path, "--records", good_records, "--out", tmp_path / "b")
     assert (given.returncode, given.stderr) == (0, "")

@@ -83,7 +83,8 @@ def test_a_wheel_from_a_clean_checkout_installs_a_working_errorsite_command(tmp_
                 cwd=tmp_path, check=True).stdout.split()
     assert all(Path(path).is_relative_to(tmp_path / "env") for path in where), where
 
-    made = run([tmp_path / "env" / "bin" / "errorsite", "--records", SHARED_RECORDS, "--out", tmp_path / "site"],
+    made = run([tmp_path / "env" / "bin" / "errorsite", "--records", SHARED_RECORDS, "--out", tmp_path / "site",
+                "--base-url", "https://example.org/errors/"],
                cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert re.fullmatch(r"built \d+ records\n", made.stdout), made.stdout
@@ -120,7 +121,8 @@ def test_every_subpackage_and_site_folder_is_in_the_wheel():
 def test_a_missing_template_is_named_with_where_it_was_looked_for(tmp_path, monkeypatch, capsys):
     from errorsite import render
     monkeypatch.setattr(render, "TEMPLATES", tmp_path / "templates")
-    status = main(["--records", str(ROOT / "records"), "--out", str(tmp_path / "site"), "-j", "1", "-q"])
+    status = main(["--records", str(ROOT / "records"), "--out", str(tmp_path / "site"), "-j", "1", "-q",
+                   "--base-url", "https://example.org/"])
     assert status == 1
     assert capsys.readouterr().err == (f"template not found: record.html (looked in {tmp_path / 'templates'})\n"
                                        "nothing written\n")

@@ -19,6 +19,7 @@ from errorsite.cache.folder import state_folder
 from tests.conftest import ROOT
 
 RECORDS = ROOT / "records"
+BASE_URL = "https://example.org/errors/"
 
 
 def run(*args, cwd: Path = ROOT, home: Path | None = None) -> subprocess.CompletedProcess:
@@ -26,7 +27,8 @@ def run(*args, cwd: Path = ROOT, home: Path | None = None) -> subprocess.Complet
     if home is not None:
         env["HOME"] = str(home)
     return subprocess.run([sys.executable, str(ROOT / "build.py"), "--records", str(RECORDS), "-j", "1",
-                           *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+                           "--base-url", BASE_URL, *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=300)
 
 
 def files(root: Path) -> dict[str, bytes]:
@@ -137,7 +139,8 @@ def run_checkout(checkout: Path, *args) -> subprocess.CompletedProcess:
     """build.py of the copy, from the folder that holds it."""
     env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run([sys.executable, str(checkout / "build.py"), "--records", str(RECORDS), "-j", "1",
-                           *map(str, args)], capture_output=True, text=True, cwd=checkout.parent, env=env, timeout=300)
+                           "--base-url", BASE_URL, *map(str, args)], capture_output=True, text=True,
+                          cwd=checkout.parent, env=env, timeout=300)
 
 
 @pytest.mark.parametrize("folder", [".git", "errorsite", "templates", "static", "docs", "bench"])
@@ -227,7 +230,8 @@ def test_a_second_build_waits_for_the_first(tmp_path):
     holder.start()
     held.wait(10)
     second = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "--records", str(RECORDS),
-                               "--out", str(out), "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               "--out", str(out), "-j", "1", "--base-url", BASE_URL], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE,
                               text=True, cwd=ROOT)
     first_line = second.stderr.readline()  # printed as it starts to wait
     assert first_line == f"waiting for another build into {out} to finish\n"
@@ -259,7 +263,8 @@ def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(tmp_path):
     out = tmp_path / "shared" / "site"
     reference = tmp_path / "reference"
     assert run("--out", reference).returncode == 0
-    command = [sys.executable, str(ROOT / "build.py"), "--records", str(RECORDS), "--out", str(out), "-j", "1"]
+    command = [sys.executable, str(ROOT / "build.py"), "--records", str(RECORDS), "--out", str(out), "-j", "1",
+               "--base-url", BASE_URL]
     builds = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) for _ in range(2)]
     for build in builds:
         build.communicate(timeout=300)

@@ -202,7 +202,7 @@ def test_a_render_failure_names_the_record_file_and_the_template_line(tmp_path, 
     monkeypatch.setattr(multiprocessing.process.BaseProcess, "start",
                         lambda process: (started.append(process), start(process))[1])
     status = main(["--records", str(records), "--out", str(tmp_path / "site"), "--templates", str(theme),
-                   "-j", str(jobs), "-q"])
+                   "-j", str(jobs), "-q", "--base-url", "https://example.org/"])
     error = capsys.readouterr().err
     assert status == 1 and not (tmp_path / "site").exists()
     assert f"{records.as_posix()}/r0000.json: template error: " in error and "record.html:2:" in error, error
@@ -221,7 +221,8 @@ records, theme, out, runs, limit = sys.argv[1:]
 for run in range(1, int(runs) + 1):
     faulthandler.dump_traceback_later(float(limit), exit=True)
     with contextlib.redirect_stderr(io.StringIO()) as error:
-        status = main(["--records", records, "--out", out, "--templates", theme, "-j", "2", "-q"])
+        status = main(["--records", records, "--out", out, "--templates", theme, "-j", "2", "-q",
+                       "--base-url", "https://example.org/"])
     faulthandler.cancel_dump_traceback_later()
     assert status == 1 and "r0000.json: template error: " in error.getvalue(), error.getvalue()
     print(run, flush=True)
