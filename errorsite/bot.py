@@ -217,7 +217,7 @@ class GitHub:
 
 
 def answer(event: dict, site: str, github: GitHub | None, confidence: str = "exact",
-           say=print) -> str:
+           say=print, warn=lambda line: print(line, file=sys.stderr)) -> str:
     """What the bot did: "commented", "would comment" (dry run, github None), or why it stayed silent."""
     post = post_of(event)
     if post is None:
@@ -230,6 +230,8 @@ def answer(event: dict, site: str, github: GitHub | None, confidence: str = "exa
     if github is not None and github.has_commented(post.repo, post.issue):
         return "silent: already commented on this issue"
     with Finder(open_site(site)) as finder:
+        if finder.address_note:
+            warn(defuse(finder.address_note))
         found = best_match(finder, texts, ACCEPTED[confidence])
         if found is None:
             return "silent: no record matches surely enough"

@@ -359,3 +359,25 @@ def test_an_issue_without_a_description_is_no_malformed_event():
     data = event("issues-opened-known-error.json")
     data["issue"]["body"] = None
     assert pastes(post_of(data)) == ["CLI fails when I pass a file name with spaces"]
+
+
+def test_the_bot_says_when_the_site_names_another_address_than_it_was_read_from(monkeypatch):
+    """Its comment's links start with the address the site's pages name."""
+    from errorsite import bot
+
+    class Named:
+        address_note = "note: the site at https://a.example/ names its address as http://localhost:8000/: …"
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(bot, "open_site", lambda site: site)
+    monkeypatch.setattr(bot, "Finder", lambda site: Named())
+    monkeypatch.setattr(bot, "best_match", lambda finder, texts, accepted: None)
+    warned = []
+    assert answer(event("issues-opened-known-error.json"), "https://a.example/", None, warn=warned.append) == \
+        "silent: no record matches surely enough"
+    assert warned == [Named.address_note]

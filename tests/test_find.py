@@ -119,6 +119,17 @@ def test_the_command_says_match_none_or_error_by_its_exit_status(suite_site):
     assert done.returncode == 2 and "no error text" in done.stderr
 
 
+def test_a_site_read_from_another_address_says_where_its_links_point(suite_site):
+    server, out, _ = suite_site
+    paste = "Error: accepts at most 1 arg(s), received 3"
+    assert run("--site", server.base_url, paste).stderr == ""
+    elsewhere = server.base_url.replace("127.0.0.1", "localhost")
+    done = run("--site", elsewhere, paste)
+    assert done.returncode == 0 and done.stdout.startswith("This is your error:")
+    assert done.stderr == f"note: the site at {elsewhere} names its address as {server.base_url}: " \
+                          "its links below point there\n"
+
+
 def test_the_site_comes_from_errorsite_site_without_site(suite_site):
     server, out, _ = suite_site
     paste = "Error: accepts at most 1 arg(s), received 3"

@@ -4,10 +4,11 @@ outside the site, and the text a terminal shows, its first line the verdict
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
-from errorsite.find import Deadline, FindError, Finder, FolderSite, Found, Result, site_path
+from errorsite.find import Deadline, FindError, Finder, FolderSite, Found, Result, WebSite, site_path
 from errorsite.find.command import explain_lines, text_output
 
 
@@ -72,3 +73,18 @@ def test_record_text_cannot_start_a_ci_command():
         text = text_output(Found(results("##[error]forged", "x ##vso[task.setvariable]y"), "likely", 1), bold=bold)
         assert "##[" not in text and "##vso[" not in text
         assert "#\u200b#[error]forged" in text and "#\u200b#vso[task.setvariable]y" in text
+
+
+def test_a_site_read_from_another_address_than_it_names_is_said_once():
+    """find's and the bot's links start with the address the site's pages
+    name: read from elsewhere (a mirror, a forgotten --base-url), they say so."""
+    from errorsite.find import address_note, same_address
+    site = WebSite("https://mirror.example.net/errors/")
+    assert address_note(site, "http://localhost:8000/") == (
+        "note: the site at https://mirror.example.net/errors/ names its address as http://localhost:8000/: "
+        "its links below point there")
+    assert address_note(site, "https://MIRROR.example.net:443/errors/") is None
+    assert address_note(FolderSite(Path("site")), "http://localhost:8000/") is None  # a folder has no address
+    assert same_address("http://a.org/x", "http://a.org:80/x/")
+    assert not same_address("http://a.org/x/", "https://a.org/x/")
+    assert not same_address("http://a.org/x/", "http://a.org/y/")

@@ -124,6 +124,24 @@ def guard(deadline: Deadline) -> dict:
     return {}
 
 
+def address_note(site: Site, base_url: str) -> str | None:
+    """A line for whoever reads the links `find` and the bot print, which start
+    with the address the site's pages name, when the site was read from
+    another (a mirror, a forgotten --base-url): they would not lead where the
+    reader expects. A folder has no address to compare."""
+    if not isinstance(site, WebSite) or same_address(site.base, base_url):
+        return None
+    return f"note: the site at {site.base} names its address as {base_url}: its links below point there"
+
+
+def same_address(a: str, b: str) -> bool:
+    def key(url: str) -> tuple:
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+        return parts.scheme.lower(), (parts.hostname or "").lower(), port, parts.path.rstrip("/") + "/"
+    return key(a) == key(b)
+
+
 class Finder:
     """The site's search engine, loaded once, for any number of queries.
 
@@ -161,6 +179,7 @@ class Finder:
                 raise
             raise FindError(f"{site.where}: the site's search engine does not load ({failure(error, clock)})") from None
         self.fetched: set[str] = set()
+        self.address_note = address_note(site, self.base_url)
 
     def close(self) -> None:
         # A call its timeout stopped ends in V8 a moment later and then tells

@@ -115,6 +115,8 @@ def command(argv: list[str]) -> int:
     except FindError as error:
         print(defuse(one_line(f"errorsite find: {error}")), file=sys.stderr)
         return 2
+    if finder.address_note:
+        print(defuse(finder.address_note), file=sys.stderr)
     if args.json:
         out = {"match": found.match, "site": finder.base_url,
                "results": [{"rank": r.rank, "message": r.message, "repo": r.repo, "type": r.error_type,
