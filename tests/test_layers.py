@@ -15,7 +15,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
 
 # Lowest first. `errorsite` is the package itself (its __version__). Each
 # layer may import every layer before it, none after it, and none of its own
-# but itself. The same table is in docs/architecture.md.
+# but itself. docs/architecture.md holds the same table, row for row
+# (tests/test_house_rules.py compares them).
 LAYERS = [
     ("values", {"errorsite", "model", "urls", "resources", "finished", "logsafe"}),
     ("tools", {"budget", "beside", "tokens", "spread", "cpus", "lexing", "text", "template_errors"}),
