@@ -11,7 +11,7 @@ a page holds is a link to its own pages there.
 from __future__ import annotations
 
 import re
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 import jinja2
 
@@ -75,8 +75,17 @@ def index_runs(groups: list[RepoCodes], most: int = CODES_PER_PAGE) -> list[list
     return packed(shown, lambda group: max(1, len(group.rows)), most)
 
 
-def index_paths(summaries: list[Summary], page_size: int = CODES_PER_PAGE) -> list[str]:
-    """The paths codes_index_pages makes, without making them (links.listing_paths)."""
+def has_codes(summaries: Iterable[Summary]) -> bool:
+    """Whether some record has an error code, which makes the codes' index and
+    the pages' links to it (render.SiteOptions.codes)."""
+    return any(urls.code_path(s.error_code) for s in summaries)
+
+
+def index_paths(summaries: list[Summary], page_size: int = CODES_PER_PAGE, shown: bool = True) -> list[str]:
+    """The paths codes_index_pages makes, without making them (links.listing_paths);
+    `shown`: whether the pages link the index (SiteOptions.codes)."""
+    if not shown:
+        return []
     groups = repo_codes(summaries)
     paths = [path for path, _, _ in paginate(urls.CODES_PATH, index_runs(groups, page_size), 1)]
     for group in groups:
@@ -86,11 +95,17 @@ def index_paths(summaries: list[Summary], page_size: int = CODES_PER_PAGE) -> li
 
 def codes_index_pages(env: jinja2.Environment, summaries: list[Summary],
                       page_size: int = CODES_PER_PAGE) -> Iterator[Page]:
+    """The index and each repository's codes, when the pages link them (the
+    environment's `has_codes`). A site assembled from shards links them
+    whatever its records (pipeline.assemble), so with no code the index says so."""
+    if not env.globals["has_codes"]:
+        return
     site = env.globals["site"]
     groups = repo_codes(summaries)
     total = sum(len(group.rows) for group in groups)
     intro = (f"{total} error code{'s' if total != 1 else ''} in {len(groups)} "
-             f"repositor{'ies' if len(groups) != 1 else 'y'}, by repository A–Z, each repository's codes in order.")
+             f"repositor{'ies' if len(groups) != 1 else 'y'}, by repository A–Z, each repository's codes in order."
+             if groups else "No record here has an error code.")
     for path, (run,), pagination in paginate(urls.CODES_PATH, index_runs(groups, page_size), 1):
         span = f" This page: {run[0].repo} to {run[-1].repo}." if pagination.count > 1 and run else ""
         yield render(env, "codes.html", path, heading="Error codes", intro=intro + span, groups=run,

@@ -70,10 +70,11 @@ def go_code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator
                      message=members[0].message, canonical=site.absolute(target))
 
 
-def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
+def listing_paths(summaries: list[Summary], page_size: int, codes_index: bool = True) -> set[str]:
     """The paths of the listing pages browse_pages and code_pages make (home,
     search and /-/go/ included), without making them: what the redirect pages need
-    to know before the listings exist (see redirects.history_key)."""
+    to know before the listings exist (see redirects.history_key). `codes_index`:
+    whether the codes' index is made (SiteOptions.codes)."""
     paths = {urls.HOME_PATH, urls.SEARCH_PATH, urls.GO_PATH}
     for groups, _, directory, _ in groupings(summaries):
         for path, (_, members) in groups.items():
@@ -85,5 +86,5 @@ def listing_paths(summaries: list[Summary], page_size: int) -> set[str]:
     codes = by_code(summaries)
     paths.update(codes)
     paths.update(urls.go_code_path(members[0].error_code) for members in codes.values())
-    paths.update(codes_index_paths(summaries))
+    paths.update(codes_index_paths(summaries, shown=codes_index))
     return paths

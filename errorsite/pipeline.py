@@ -12,6 +12,8 @@ returns its result once its pages are written.
 """
 from __future__ import annotations
 
+import collections
+import functools
 import itertools
 import time
 from pathlib import Path
@@ -26,12 +28,13 @@ from .cache.previous import Keep
 from .cache.folder import state_folder
 from .cards import card_warnings
 from .cache.outcomes import OutcomesRead
-from .cache.stored import save_state
+from .cache.stored import save_state, served_fingerprint
+from .codes import has_codes
 from .finished import Finished
 from .load import (RecordFile, check_not_empty, load_static, parse_url_manifest, read_url_manifest, scan_records,
                    skipped_notes)
 from .load.files import printable
-from .model import Outcome, Page, Problem, Reuse, whole
+from .model import Outcome, Page, Problem, Reuse, StoredSummary, whole
 from .recorded import Progress, RecordsDone, Report, keeping_last_good, record_pages, without_duplicates
 from .records import Worker, outcomes, usable_jobs
 from .render import TEMPLATES, SiteOptions
@@ -62,6 +65,16 @@ class StrictFailure(Exception):
         self.records = records
 
 
+class CodesChanged(Exception):
+    """The records say otherwise than the pages were being made with (SiteOptions.codes):
+    the build stops, and starts again with `codes`. Raised by a second start, it
+    means the record files changed while the site was built."""
+
+    def __init__(self, codes: bool):
+        super().__init__("the records' error codes changed while the site was built: build again")
+        self.codes = codes
+
+
 class Start(NamedTuple):
     """What a build and an assemble begin with."""
     site: urls.Site
@@ -80,17 +93,28 @@ def protected_folders(records_dir: Path | None, options: SiteOptions) -> list[tu
 
 
 def start(out_dir: Path, base_url: str, options: SiteOptions, force: bool, records_dir: Path | None,
-          cache_dir: Path | None = None, also: Iterable[tuple[Path, str]] = ()) -> Start:
+          cache_dir: Path | None = None, also: Iterable[tuple[Path, str]] = (), guess_codes: bool = False) -> Start:
     """Refuse an output we may not replace before any work (protected_folders,
     and `also`); the site, its fingerprint and static files, and the folder of
     the build's own files (in `cache_dir`, default the user's cache), which
-    the output may neither hold nor be inside."""
+    the output may neither hold nor be inside. `guess_codes`: the options'
+    `codes` as the served site's (served_codes), not as given."""
     state_dir = state_folder(out_dir, cache_dir)
     protected = [*protected_folders(records_dir, options), *also,
                  guard.Protected(state_dir.resolve(), "the build's cache folder for it (--cache-dir)", sealed=True)]
     check_output(out_dir.absolute(), force, protected)
     site = urls.Site(urls.normalize_base_url(base_url))
+    if guess_codes:
+        options = options._replace(codes=served_codes(out_dir, site, options))
     return Start(site, options, render_fingerprint(site, options, STATIC), load_static(STATIC), protected, state_dir)
+
+
+def served_codes(out_dir: Path, site: urls.Site, options: SiteOptions) -> bool:
+    """Whether the site in `out_dir` links the codes' index, as far as its
+    marker says: it does when its fingerprint is the one these options make
+    with `codes` on. A guess, which the build checks against the records
+    (CodesChanged): a wrong one costs time, never the output."""
+    return served_fingerprint(out_dir) == render_fingerprint(site, options._replace(codes=True), STATIC)
 
 
 def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False, report: Report = print,
@@ -102,11 +126,49 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
     alive from the URL history in `previous_manifest` (the live site's
     -/urls.json), or else from the one in `out_dir`. The build's own files go
     into `cache_dir` (cache/folder.py).
+    Every page links the codes' index only when some record has an error
+    code (SiteOptions.codes; `options`' own is not read), which is known only
+    once every record is read: the pages are made as the served site's were,
+    or with no link on a first build, and when a record says otherwise the
+    build stops and starts again with the other (its second start prints no
+    line the first one did). A shard, which cannot know the others' records,
+    always links it (assemble).
     Raises write.OutputRefused (before any work) when `out_dir` may not be
     replaced, load.NoRecordFiles when `records_dir` holds no record file, and
     write.WriteFailed when writing fails; the old site stays."""
+    attempt = functools.partial(build_once, records_dir, out_dir, base_url, strict, jobs=jobs, force=force,
+                                cache=cache, shard=shard, progress=progress, previous_manifest=previous_manifest,
+                                cache_dir=cache_dir)
+    if shard is not None:
+        return attempt(report=report, options=options._replace(codes=True))
+    printed: list[str] = []
+    try:
+        return attempt(report=lambda line: (printed.append(line), report(line)), options=options, guess_codes=True)
+    except CodesChanged as changed:
+        return attempt(report=not_again(printed, report), options=options._replace(codes=changed.codes))
+
+
+def not_again(printed: list[str], report: Report) -> Report:
+    """`report` for a second attempt, which skips the lines the first one
+    `printed`, as long as it prints them again in the same order."""
+    left = collections.deque(printed)
+
+    def once(line: str) -> None:
+        if left and left[0] == line:
+            left.popleft()
+            return
+        left.clear()
+        report(line)
+    return once
+
+
+def build_once(records_dir: Path, out_dir: Path, base_url: str, strict: bool, report: Report, jobs: int,
+               force: bool, cache: bool, options: SiteOptions, shard: Shard | None, progress: Progress | None,
+               previous_manifest: Path | None, cache_dir: Path | None, guess_codes: bool = False) -> BuildResult:
+    """build, with options.codes as given, or as the served site's with
+    `guess_codes`; raises CodesChanged when the records say otherwise."""
     own_history = previous_manifest is None and shard is None  # the URL history is the served site's own
-    begun = start(out_dir, base_url, options, force, records_dir, cache_dir)
+    begun = start(out_dir, base_url, options, force, records_dir, cache_dir, guess_codes=guess_codes)
     jobs = usable_jobs(jobs, report)
     started = time.perf_counter()
     scan = scan_records(records_dir, skip=out_dir.absolute())
@@ -127,7 +189,7 @@ def build(records_dir: Path, out_dir: Path, base_url: str, strict: bool = False,
             shard_files(entries, total, begun, shard, plan, report, progress) if shard
             else site_pages(keeping_last_good(entries, plan.reusable.last_good), total, begun, history,
                             plan.global_pages, strict, jobs, report, progress,
-                            plan.reusable.last_good if plan.same_records else None))
+                            plan.reusable.last_good if plan.same_records else None, checked_codes=True))
         result = write_build(out_dir, pages, force, report, timings, begun, plan.keep,
                              lambda: next_build(begun, history, plan.sources, plan.records_folder, *pages.value),
                              plan.outcomes_read)
@@ -163,7 +225,10 @@ def assemble(shard_dirs: list[Path], out_dir: Path, base_url: str, strict: bool 
     """One site from shard folders made by `build(shard=…)`: their record pages
     are linked in, and the global steps run on their summaries, with `jobs`
     processes. The shards' entries are merged as they are read, never all
-    held at once. Raises shards.ShardError when they do not make one whole site."""
+    held at once. Its pages link the codes' index, as its shards' do (build),
+    which says so when no record has a code.
+    Raises shards.ShardError when they do not make one whole site."""
+    options = options._replace(codes=True)
     begun = start(out_dir, base_url, options, force, None, cache_dir,
                   also=[(folder, "a shard folder") for folder in shard_dirs])
     jobs = usable_jobs(jobs, report)
@@ -205,14 +270,23 @@ def unchanged_site(previous: PreviousBuild, report: Report, strict: bool, timing
 
 def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history: History,
                previous: GlobalPages | None, strict: bool, jobs: int, report: Report,
-               progress: Progress | None, last_good: dict[str, Outcome] | None = None
+               progress: Progress | None, last_good: dict[str, Outcome] | None = None, checked_codes: bool = False
                ) -> Generator[Page | Reuse, None, tuple[RecordsDone, SitewideDone]]:
     """Every file of the site, generated lazily so pages never pile up in memory.
     `last_good`: the previous outcomes of the files read again, when the
-    record files are the previous build's (Plan.same_records)."""
-    records = yield from record_pages(without_duplicates(entries), total, report, progress, last_good=last_good)
+    record files are the previous build's (Plan.same_records). `checked_codes`:
+    raise CodesChanged when the records' codes say otherwise than the pages
+    (begun.options.codes); assemble, which cannot make its record pages again, does not."""
+    entries = without_duplicates(entries)
+    codes = begun.options.codes
+    records = yield from record_pages(entries if codes or not checked_codes else without_codes(entries),
+                                      total, report, progress, last_good=last_good)
     if strict and records.problems:
         raise StrictFailure(records)
+    # Summaries as the previous build's were made with the same fingerprint, so with the same codes
+    # (Plan.same_records), and are not read again.
+    if checked_codes and not records.as_before and has_codes(map(whole, records.summaries)) != codes:
+        raise CodesChanged(not codes)
     sitewide = yield from sitewide_pages(begun.site, records.summaries, records.html_paths, begun.static,
                                          begun.options, begun.fingerprint, history, previous, streamed_search,
                                          jobs, records.unavailable, records.as_before)
@@ -220,6 +294,18 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
     for warning in [*sitewide.warnings, *cards]:
         report(f"warning: {warning}")
     return records, sitewide
+
+
+def without_codes(entries: Iterable[ShardEntry]) -> Iterator[ShardEntry]:
+    """The entries of pages made with no link to the codes' index; a record
+    with an error code stops the build as it comes (CodesChanged), not once
+    every page is made. A summary read back from the previous build has none:
+    that build's pages had no link either (its fingerprint is this one)."""
+    for entry in entries:
+        summary = entry.outcome.summary
+        if summary is not None and not isinstance(summary, StoredSummary) and has_codes([summary]):
+            raise CodesChanged(True)
+        yield entry
 
 
 def shard_files(entries: Iterable[ShardEntry], total: int, begun: Start, shard: Shard, plan: Plan,

@@ -67,6 +67,10 @@ class SiteOptions(NamedTuple):
     card: CardFile | None = None     # the site's own card image, else one made from the title (sitecard.py)
     cards: bool = False              # a card image per record, for large unfurls (cards.py)
     dataset_repo: str | None = None  # owner/name: report and request links go to its issues (share.py)
+    # Not a setting but a fact of the records: some record has an error code, so every page's header
+    # and footer link the codes' index. Found out by the build (pipeline.build), and part of the
+    # render fingerprint like the rest, so every page is made again when it turns.
+    codes: bool = True
 
 
 class Link(NamedTuple):
@@ -153,7 +157,7 @@ def environment(site: urls.Site, total_records: int = 0,
         asset=lambda name: urls.STATIC_PATH + name,  # a path, for templates that override ours
         asset_url=lru_cache(maxsize=None)(lambda name: urls.asset_href(site, name, versions)),
         home_path=urls.HOME_PATH, search_path=urls.SEARCH_PATH, go_code_path=urls.GO_CODE_PATH,
-        repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH, codes_path=urls.CODES_PATH,
+        repos_path=urls.REPOS_PATH, tags_path=urls.TAGS_PATH, codes_path=urls.CODES_PATH, has_codes=options.codes,
         opensearch_path=urls.OPENSEARCH_PATH,
         card_image=urls.CARD_IMAGE_PATH, card_size=CARD_SIZE, feed=urls.feed_path,
         card=site_card_image(options.title, options.card), cards=options.cards,

@@ -125,7 +125,7 @@ def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], by_s
 
     @functools.cache
     def precise_key() -> str:
-        lists.append(listing_paths(whole_sorted(), options.page_size))
+        lists.append(listing_paths(whole_sorted(), options.page_size, options.codes))
         return summaries_key(by_summaries + history_key(merged(), history.previous.lists, lists[0]), [])
 
     # With no previous pages, the key is only the next build's: worked out while the search

@@ -43,6 +43,12 @@ def our_marker(folder: Path) -> dict | None:
     return data if isinstance(data, dict) and data.get("generator") == "errorsite" else None
 
 
+def served_fingerprint(out_dir: Path) -> str | None:
+    """The render fingerprint of the site in `out_dir`, as its marker says; None if no build of ours made it."""
+    data = our_marker(out_dir)
+    return data.get("fingerprint") if data else None
+
+
 def previous_build(out_dir: Path, state_dir: Path) -> PreviousBuild:
     """The build that wrote `out_dir`, as its marker and its state in
     `state_dir` say and its files confirm; empty if there is none of ours."""
