@@ -70,6 +70,22 @@ def go_code_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator
                      message=members[0].message, canonical=site.absolute(target))
 
 
+def code_alias_pages(env: jinja2.Environment, summaries: list[Summary]) -> Iterator[Page]:
+    """`-/code/E0382/`: a redirect to a code's page from each spelling its
+    records print it with that differs from the page's in case alone
+    (urls.code_alias_path), for hosts that tell the two paths apart. Made
+    after the code pages: where the file system takes both spellings for one
+    folder, the writer keeps the page and skips the alias (write/staging.py).
+    Not listed in the sitemap nor the URL history: the page's own URL is the one to keep."""
+    site = env.globals["site"]
+    for path, members in by_code(summaries).items():
+        aliases = {urls.code_alias_path(s.error_code): s.error_code for s in members}
+        aliases.pop(None, None)
+        for alias, code in sorted(aliases.items()):
+            yield render(env, "go-code.html", alias, target=path, code=code, count=len(members),
+                         message=members[0].message, canonical=site.absolute(path))
+
+
 def listing_paths(summaries: list[Summary], page_size: int, codes_index: bool = True) -> set[str]:
     """The paths of the listing pages browse_pages and code_pages make (home,
     search and /-/go/ included), without making them: what the redirect pages need

@@ -25,7 +25,7 @@ from .cache.keys import bytes_history_digest, history_digest, summaries_key
 from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
 from .feeds import feed_pages
 from .finished import Finished
-from .links import code_pages, go_code_pages, listing_paths
+from .links import code_alias_pages, code_pages, go_code_pages, listing_paths
 from .listing import ListItems
 from .model import Page, Reuse, StoredSummary, Summary, whole
 from .readable import llms_txt
@@ -202,6 +202,7 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
             served = yield from alongside(redirect_pages(env, summaries, html_paths, history, unavailable,
                                                          merged() if merged else None), ready)
+            yield from alongside(code_alias_pages(env, summaries), ready)  # -/code/E0382/, after -/code/e0382/
         with timed(timings, "static"):  # before waiting on the search data: it needs none of it
             yield from alongside(site_files(site, env, options, static, html_paths, summaries), ready)
         with timed(timings, "search"):  # what is left of it

@@ -191,6 +191,15 @@ def code_path(error_code: str | None) -> str | None:
     return f"{CODES_PATH}{segment}/" if segment else None
 
 
+def code_alias_path(error_code: str | None) -> str | None:
+    """`-/code/E0382/`: code_path as the code is printed, where that differs
+    from it in the case of its letters alone (`-/code/e0382/`); else None.
+    People type codes as printed, and many hosts tell the two paths apart."""
+    segment = url_segment(error_code or "")
+    printed = _NOT_WORD.sub("-", error_code or "").strip("-")
+    return f"{CODES_PATH}{printed}/" if segment and printed != segment and printed.lower() == segment else None
+
+
 def go_code_path(error_code: str | None) -> str | None:
     """`-/go/code/e0308/`: a link a tool builds from an error code (code_path's segment)."""
     segment = url_segment(error_code or "")

@@ -94,6 +94,8 @@ class Staging:
     def put(self, page: Page | Reuse) -> None:
         # Plain string joins: this runs for every file of the site.
         name = output_name(page.path)
+        if not name.islower() and self.taken_as_lower(name):
+            return
         folder = name.rpartition("/")[0]
         if folder not in self.used:
             self.make_folder(folder)
@@ -129,6 +131,19 @@ class Staging:
         if self.twin is not None:
             self.link_twin(target, name, page.path)
         self.count += 1
+
+    def taken_as_lower(self, name: str) -> bool:
+        """Whether `name` is, on this file system, the file its lower-case
+        spelling names (a case-insensitive one: macOS's, Windows'), which a page
+        put earlier holds: a second spelling of a page (links.code_alias_pages)
+        would replace it, where the host serves it at either spelling anyway."""
+        lower = name.lower()
+        if lower == name:
+            return False
+        try:
+            return os.path.samefile(f"{self.root}/{name}", f"{self.root}/{lower}")
+        except OSError:  # no such file yet: the file system tells the spellings apart
+            return False
 
     def link_twin(self, target: str, name: str, path: str) -> None:
         try:
