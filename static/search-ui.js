@@ -226,6 +226,7 @@
 
   var POOL = 100;   // results a search keeps: the filters choose among them, and count them
   var SHOWN = 20;   // results a list shows
+  var ADDRESS_READ_LIMIT = 20000;  // the engine's READ_LIMIT (search-paste.js), known before it loads
 
   function searchPage(input, list, status, weak, related, verdict, filterBox) {
     var active = -1;
@@ -486,14 +487,26 @@
       var query = queryInAddress(window.location);
       filters = filtersInAddress(window.location);
       if (query === input.value || query === renderedQuery) { if (held) show(renderedQuery); return; }
+      search(query);
+    });
+    engineReady().catch(function () {});  // the search page will search: its code and meta.json load at once
+    search(queryInAddress(window.location));
+
+    /* A link's query into the box, and searched. One longer than the engine
+     * reads (a link that holds a whole log) goes in as what the engine reads
+     * of it, once the engine is there: a megabyte in a textarea costs far
+     * more layout than the search. */
+    function search(query) {
+      if (query.length <= ADDRESS_READ_LIMIT) return fill(query);
+      engineReady().then(function () { fill(window.ErrorSearch.read(query)); },
+                         function () { fill(query.slice(0, ADDRESS_READ_LIMIT)); });
+    }
+
+    function fill(query) {
       input.value = query;
       fitBox(input);
       run();
-    });
-    engineReady().catch(function () {});  // the search page will search: its code and meta.json load at once
-    input.value = queryInAddress(window.location);
-    fitBox(input);
-    run();
+    }
   }
 
   // ---- Record pages: highlight the words searched for ------------------------

@@ -189,3 +189,17 @@ def test_a_long_log_goes_into_the_box_as_its_error_lines(shared_site, clipboard_
     kept = box.input_value()
     assert TRACEBACK in kept and len(kept) < 5_000, len(kept)
     assert page.page.locator("#search-results").get_attribute("data-match") == "exact"  # as alone
+
+
+def test_a_link_that_holds_a_long_log_fills_the_box_with_its_error_lines(shared_site, clipboard_page):
+    """A -/search/#q= link of a whole CI log (the error at its end): the box
+    takes what the engine reads of it, as a paste does, never the megabyte."""
+    from urllib.parse import quote
+    from bench.longlog import in_log
+    page = clipboard_page
+    log = in_log(TRACEBACK, "end", 300_000)
+    open_search(page, shared_site.base_url + "-/search/#q=" + quote(log, safe=""))
+    assert first_hit(page) == KV_CACHE
+    kept = page.page.locator("#search-input").input_value()
+    assert TRACEBACK in kept and len(kept) < 5_000, len(kept)
+    assert page.page.locator("#search-results").get_attribute("data-match") == "exact"
