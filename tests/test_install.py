@@ -96,7 +96,7 @@ def test_a_wheel_from_a_clean_checkout_installs_a_working_errorsite_command(tmp_
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
     from_checkout = run([sys.executable, copy / "build.py", "-q", "--records", SHARED_RECORDS,
-                         "--out", tmp_path / "site-from-checkout"], cwd=tmp_path)
+                         "--out", tmp_path / "site-from-checkout", "--base-url", "https://example.org/errors/"], cwd=tmp_path)
     assert from_checkout.returncode == 0, from_checkout.stderr
     assert site_files(tmp_path / "site") == site_files(tmp_path / "site-from-checkout")
     assert (tmp_path / "site" / "-" / "static" / "vendor" / "lunr-2.3.9" / "LICENSE").is_file()
