@@ -41,7 +41,7 @@ from .render import TEMPLATES, SiteOptions
 from .resources import STATIC
 from .shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
 from .search import streamed_search
-from .sitewide import History, SitewideDone, sitewide_pages
+from .sitewide import GlobalInputs, History, SitewideDone, sitewide_pages
 from .write import check_output, guard, sweep_leftovers, write_site
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -287,9 +287,9 @@ def site_pages(entries: Iterable[ShardEntry], total: int, begun: Start, history:
     # (Plan.same_records), and are not read again.
     if checked_codes and not records.as_before and has_codes(map(whole, records.summaries)) != codes:
         raise CodesChanged(not codes)
-    sitewide = yield from sitewide_pages(begun.site, records.summaries, records.html_paths, begun.static,
-                                         begun.options, begun.fingerprint, history, previous, streamed_search,
-                                         jobs, records.unavailable, records.as_before)
+    given = GlobalInputs(begun.site, begun.options, begun.fingerprint, begun.static, history, records.summaries,
+                         records.html_paths, records.unavailable)
+    sitewide = yield from sitewide_pages(given, previous, streamed_search, jobs, records.as_before)
     cards = card_warnings(map(whole, records.summaries)) if begun.options.cards else []
     for warning in [*sitewide.warnings, *cards]:
         report(f"warning: {warning}")

@@ -22,7 +22,7 @@ from .assets import cache_headers, static_files, versions
 from .beside import Beside, alongside
 from .browse import browse_pages, last_modified, opensearch, robots, sitemap
 from .cache.keys import bytes_history_digest, history_digest, summaries_key
-from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, global_reuse
+from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, plan_global
 from .feeds import feed_pages
 from .finished import Finished
 from .links import code_alias_pages, code_pages, go_code_pages, listing_paths
@@ -82,75 +82,80 @@ class SitewideDone(NamedTuple):
     timings: dict[str, float]
 
 
-def sitewide_pages(site: urls.Site, summaries: list[Summary | StoredSummary], record_paths: list[str],
-                   static: dict[str, bytes], options: SiteOptions, fingerprint: str, history: History,
-                   previous: GlobalPages | None, search: SearchStep, jobs: int = 1,
-                   unavailable: set[str] = frozenset(), as_before: bool = False
-                   ) -> Generator[Page | Reuse, None, SitewideDone]:
-    """Every global page, or the previous build's when their key did not change.
-    `record_paths`: the record pages' paths, in the order they were written;
-    `search`: the search data's step; `unavailable`: ids of records whose
-    files cannot be built for now; `as_before`: the summaries are the ones
-    the previous build made its global pages from (RecordsDone.as_before),
-    so their part of the key is theirs, and stored ones are never read."""
-    whole_sorted = functools.cache(lambda: sorted(map(whole, summaries), key=urls.record_path))
-    in_own_process = beside(jobs, len(summaries))
-    # With no previous pages to reuse, the search data is under way while the key is worked out (1.4 s at 100k).
-    early = Beside(search, whole_sorted()) if previous is None and in_own_process else None
+class GlobalInputs(NamedTuple):
+    """What every global page is made from: the site, and the record step's summaries."""
+    site: urls.Site
+    options: SiteOptions
+    fingerprint: str                  # the render fingerprint (cache.keys.render_fingerprint)
+    static: dict[str, bytes]
+    history: History
+    summaries: list[Summary | StoredSummary]
+    record_paths: list[str]           # the record pages' paths, in the order they were written
+    unavailable: frozenset[str] | set[str] = frozenset()  # ids of records whose files cannot be built for now
+
+
+class GlobalKey(NamedTuple):
+    """The global pages' key, with the URL history merged in, and the listings' paths it holds."""
+    summaries: str                    # the summaries' part (cache.plan.GlobalPlan)
+    key: str
+    lists: list[str]
+
+
+def sitewide_pages(given: GlobalInputs, previous: GlobalPages | None, search: SearchStep, jobs: int = 1,
+                   as_before: bool = False) -> Generator[Page | Reuse, None, SitewideDone]:
+    """Every global page, or the previous build's when their key did not change
+    (cache.plan.plan_global). `search`: the search data's step; `as_before`:
+    the summaries are the ones the previous build made its global pages from
+    (RecordsDone.as_before), and stored ones are never read."""
+    ordered = functools.cache(lambda: sorted(map(whole, given.summaries), key=urls.record_path))
+    merged = functools.cache(lambda: merge(given.history.previous.known, ordered()))
+    own_process = beside(jobs, len(given.summaries))
+    # Nothing to reuse: the search data is under way while the key is worked out.
+    searched = Beside(search, ordered()) if previous is None and own_process else None
     try:
-        by_summaries = previous.summaries if as_before and previous is not None and previous.summaries else \
-            summaries_key(fingerprint, whole_sorted(), "\0".join(sorted(unavailable)))
-        if previous is not None and previous.summaries and previous.summaries != by_summaries:
-            # Pages made from other summaries cannot stand (their key holds the summaries'): as with none,
-            # the search data under way now, not after the precise key (2.0 s sooner at 100k).
-            previous = None
-            early = Beside(search, whole_sorted()) if in_own_process else None
-        return (yield from keyed_pages(site, whole_sorted, by_summaries, record_paths, static, options, history,
-                                       previous, search, early, in_own_process, unavailable))
+        keyed = functools.cache(lambda summaries: global_key(given, ordered(), merged(), summaries))
+        plan = plan_global(previous, as_before, lambda: summaries_key(
+            given.fingerprint, ordered(), "\0".join(sorted(given.unavailable))),
+            given.history.digest, lambda summaries: keyed(summaries).key)
+        if plan.reuse is not None:
+            return (yield from reused(plan.reuse))
+        searched = searched or (Beside(search, ordered()) if own_process else search(ordered()))
+        return (yield from keyed_pages(given, ordered(), searched, merged, functools.partial(keyed, plan.summaries)))
     finally:
-        if early is not None:
-            early.close()  # ended by then, unless the build failed
+        if searched is not None:
+            searched.close()  # ended by then, unless the build failed
 
 
-def keyed_pages(site: urls.Site, whole_sorted: Callable[[], list[Summary]], by_summaries: str,
-                record_paths: list[str], static: dict[str, bytes], options: SiteOptions, history: History,
-                previous: GlobalPages | None, search: SearchStep, early: "Beside | None", in_own_process: bool,
-                unavailable: set[str]) -> Generator[Page | Reuse, None, SitewideDone]:
-    """sitewide_pages, once the summaries are sorted and keyed (`by_summaries`);
-    `previous`: pages that may stand; `early`: the search step, if already under way;
-    `in_own_process`: whether the search step runs beside this one (beside())."""
-    lists = []
-    # The history merged with the records: the key's and the redirect pages' (0.6 s at 100k).
-    merged = functools.cache(lambda: merge(history.previous.known, whole_sorted()))
+def global_key(given: GlobalInputs, summaries: list[Summary], merged: dict[str, Known], by_summaries: str) -> GlobalKey:
+    """The key of the global pages made from the sorted `summaries` and the
+    URL history `merged` with them (redirects.merge)."""
+    lists = listing_paths(summaries, given.options.page_size, given.options.codes)
+    return GlobalKey(by_summaries, summaries_key(by_summaries + history_key(merged, given.history.previous.lists, lists),
+                                                 []), lists)
 
-    @functools.cache
-    def precise_key() -> str:
-        lists.append(listing_paths(whole_sorted(), options.page_size, options.codes))
-        return summaries_key(by_summaries + history_key(merged(), history.previous.lists, lists[0]), [])
 
-    # With no previous pages, the key is only the next build's: worked out while the search
-    # data is finished (made_pages), after the redirect pages' merge, which it shares.
-    reuse, key = (False, "") if previous is None else global_reuse(previous, by_summaries, history.digest,
-                                                                    precise_key)
-    if reuse:
-        timings: dict[str, float] = {}
-        with timed(timings, "global pages reused"):
-            yield from (Reuse(path) for path in previous.paths)
-        return SitewideDone(previous._replace(summaries=by_summaries), [], timings)
-    summaries = whole_sorted()
+def reused(pages: GlobalPages) -> Generator[Reuse, None, SitewideDone]:
+    timings: dict[str, float] = {}
+    with timed(timings, "global pages reused"):
+        yield from (Reuse(path) for path in pages.paths)
+    return SitewideDone(pages, [], timings)
+
+
+def keyed_pages(given: GlobalInputs, summaries: list[Summary], searched: "Beside | Generator[Page, None, list[str]]",
+                merged: Callable[[], dict[str, Known]], keyed: Callable[[], GlobalKey]
+                ) -> Generator[Page, None, SitewideDone]:
+    """The global pages made anew (made_pages), and their key: worked out
+    while the search data is finished, after the redirect pages' merge, which it shares."""
     paths = []
-    searched = early or (Beside(search, summaries) if in_own_process else search(summaries))
-    pages = Finished(made_pages(site, summaries, record_paths, static, options, history.previous, searched,
-                                unavailable, merged, precise_key))
+    pages = Finished(made_pages(given, summaries, searched, merged, keyed))
     for page in pages:
         paths.append(page.path)
         yield page
-    made = pages.value
-    key = key or precise_key()  # as worked out meanwhile
-    if lists and served_lists(summaries, made.html_paths) != lists[0]:
+    made, key = pages.value, keyed()
+    if served_lists(summaries, made.html_paths) != key.lists:
         return SitewideDone(NO_GLOBAL_PAGES, made.warnings, made.timings)  # listing_paths is out of step: reuse nothing
     # Sorted: the search data's pages come between the others as they are ready (made_pages).
-    return SitewideDone(GlobalPages(key, sorted(paths), by_summaries, made.served), made.warnings, made.timings)
+    return SitewideDone(GlobalPages(key.key, sorted(paths), key.summaries, made.served), made.warnings, made.timings)
 
 
 class Made(NamedTuple):
@@ -167,10 +172,9 @@ def beside(jobs: int, summaries: int) -> bool:
     return jobs > 1 and summaries >= BESIDE_THRESHOLD
 
 
-def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str], static: dict[str, bytes],
-               options: SiteOptions, history: UrlHistory, searched: "Beside | Generator[Page, None, list[str]]",
-               unavailable: set[str] = frozenset(), merged: Callable[[], dict[str, Known]] | None = None,
-               meanwhile: Callable[[], object] = lambda: None) -> Generator[Page, None, Made]:
+def made_pages(given: GlobalInputs, summaries: list[Summary], searched: "Beside | Generator[Page, None, list[str]]",
+               merged: Callable[[], dict[str, Known]], meanwhile: Callable[[], object] = lambda: None
+               ) -> Generator[Page, None, Made]:
     """The global pages, in the one order their inputs allow:
 
         listings and code pages → API and feeds → redirects → static files,
@@ -181,13 +185,14 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
     (`searched`, its step under way) is made meanwhile, in another process
     when there is more than one (Beside), and its pages are written between
     the others as they come: it never waits on this process with work left
-    to do. `merged()`: the URL history merged with the summaries, if already made;
+    to do. `merged()`: the URL history merged with the summaries (redirects.merge);
     `meanwhile()`: work of the caller's own, done before what is left of the
-    search data is waited for (the global pages' key, 0.7 s at 100k)."""
+    search data is waited for (the global pages' key)."""
     ready = searched.ready if isinstance(searched, Beside) else tuple
     timings: dict[str, float] = {}  # the search data's pages written meanwhile count in each stage's
     try:
-        static = static_files(static)
+        site, options, record_paths = given.site, given.options, given.record_paths
+        static = static_files(given.static)
         env = environment(site, len(summaries), options, versions(static))
         with timed(timings, "listings"):
             items = ListItems(env, summaries)  # a record's list item is made once for both
@@ -200,8 +205,8 @@ def made_pages(site: urls.Site, summaries: list[Summary], record_paths: list[str
             yield from alongside(itertools.chain(api_pages(site, summaries),
                                                  feed_pages(site, options.title, summaries)), ready)
         with timed(timings, "redirects"):  # every URL an earlier build served still lands somewhere
-            served = yield from alongside(redirect_pages(env, summaries, html_paths, history, unavailable,
-                                                         merged() if merged else None), ready)
+            served = yield from alongside(redirect_pages(env, summaries, html_paths, given.history.previous,
+                                                         given.unavailable, merged()), ready)
             yield from alongside(code_alias_pages(env, summaries), ready)  # -/code/E0382/, after -/code/e0382/
         with timed(timings, "static"):  # before waiting on the search data: it needs none of it
             yield from alongside(site_files(site, env, options, static, html_paths, summaries), ready)

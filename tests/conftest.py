@@ -80,13 +80,14 @@ def site_files(records, site, static, options=None) -> dict[str, bytes]:
     from errorsite.records import record_files
     from errorsite.render import SiteOptions, environment, summarize
     from errorsite.search import streamed_search
-    from errorsite.sitewide import History, sitewide_pages
+    from errorsite.sitewide import GlobalInputs, History, sitewide_pages
     options = options or SiteOptions()
     env = environment(site, options=options)
     summaries = [summarize(record) for record in records]
     own = [record_files(env, record, summary) for record, summary in zip(records, summaries)]
     html_paths = [files[0].path for files in own]
-    made = sitewide_pages(site, summaries, html_paths, static, options, "", History.of(None), None, streamed_search)
+    made = sitewide_pages(GlobalInputs(site, options, "", static, History.of(None), summaries, html_paths), None,
+                          streamed_search)
     result: dict[str, bytes] = {}
     for page in [*(page for files in own for page in files), *made]:
         assert page.path not in result, f"two pages at {page.path}"

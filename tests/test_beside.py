@@ -180,7 +180,7 @@ def test_a_global_step_stopped_early_ends_the_search_process_it_started_before_i
     from errorsite import urls
     from errorsite.model import Summary
     from errorsite.render import SiteOptions
-    from errorsite.sitewide import BESIDE_THRESHOLD, History, sitewide_pages
+    from errorsite.sitewide import BESIDE_THRESHOLD, GlobalInputs, History, sitewide_pages
 
     summaries = [Summary(source_file=f"r{n}.json", id=f"i{n}", repo="a/b", slug=f"r{n}", message=f"failure {n}",
                          pattern=None, error_code=None, error_type="usage", error_class=None, severity="error",
@@ -188,8 +188,8 @@ def test_a_global_step_stopped_early_ends_the_search_process_it_started_before_i
                  for n in range(BESIDE_THRESHOLD)]
 
     def step(history):
-        return sitewide_pages(urls.Site("https://example.org/"), summaries, [], {}, SiteOptions(), "", history,
-                              None, lingering_search, jobs=2)
+        given = GlobalInputs(urls.Site("https://example.org/"), SiteOptions(), "", {}, history, summaries, [])
+        return sitewide_pages(given, None, lingering_search, jobs=2)
 
     pages = step(History.of(None))
     next(pages)
@@ -200,7 +200,7 @@ def test_a_global_step_stopped_early_ends_the_search_process_it_started_before_i
     def unreadable():
         raise OSError("the URL history went away")
     with pytest.raises(OSError):
-        next(step(History(unreadable, True, "", [])))  # fails while the key is worked out
+        list(step(History(unreadable, True, "", [])))  # fails once a page needs the history
     assert not multiprocessing.active_children()
 
 
@@ -234,8 +234,9 @@ def test_with_other_summaries_than_the_previous_pages_the_search_data_starts_bef
     def first_event(previous_summaries: str) -> str:
         events.clear()
         previous = GlobalPages("an older key", [], previous_summaries, "another history")
-        pages = sitewide.sitewide_pages(urls.Site("https://example.org/"), summaries, [], {}, SiteOptions(), "",
-                                        sitewide.History.of(None), previous, streamed_search, jobs=2)
+        given = sitewide.GlobalInputs(urls.Site("https://example.org/"), SiteOptions(), "", {},
+                                      sitewide.History.of(None), summaries, [])
+        pages = sitewide.sitewide_pages(given, previous, streamed_search, jobs=2)
         try:
             next(pages)
         finally:

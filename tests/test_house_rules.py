@@ -80,9 +80,6 @@ MANY_PARAMETERS = {
     "errorsite/pipeline.py:build_once",
     "errorsite/pipeline.py:site_pages",
     "errorsite/pipeline.py:write_build",
-    "errorsite/sitewide.py:keyed_pages",
-    "errorsite/sitewide.py:made_pages",
-    "errorsite/sitewide.py:sitewide_pages",
 }
 FIGURES_IN_COMMENTS = {  # file: how many of its lines carry a figure
     "errorsite/beside.py": 4,
@@ -96,7 +93,6 @@ FIGURES_IN_COMMENTS = {  # file: how many of its lines carry a figure
     "errorsite/redirects.py": 1,
     "errorsite/render.py": 2,
     "errorsite/search/terms.py": 2,
-    "errorsite/sitewide.py": 4,
     "errorsite/write/staging.py": 1,
     "static/search-match.js": 1,
     "static/search-score.js": 1,

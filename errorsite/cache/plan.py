@@ -17,7 +17,7 @@ from .previous import NO_GLOBAL_PAGES, GlobalPages, PreviousBuild
 from .outcomes import OutcomesAltered
 
 __all__ = ["NO_GLOBAL_PAGES", "GlobalPages", "NextBuild", "PreviousBuild", "Reusable", "comparable", "global_reuse",
-           "kept_instead", "reusable_outcomes", "still_served", "unchanged"]
+           "GlobalPlan", "kept_instead", "plan_global", "reusable_outcomes", "still_served", "unchanged"]
 
 
 def comparable(previous: PreviousBuild, fingerprint: str, records_folder: str) -> bool:
@@ -123,6 +123,30 @@ def global_reuse(previous: GlobalPages, summaries: str, history: str,
         return True, previous.key
     key = precise_key()
     return key == previous.key, key
+
+
+class GlobalPlan(NamedTuple):
+    """What the global step does (plan_global)."""
+    summaries: str                   # the summaries' part of the key (keys.summaries_key)
+    reuse: GlobalPages | None        # the previous build's pages, standing for this build's; None: make them
+
+
+def plan_global(previous: GlobalPages | None, as_before: bool, summaries_key: Callable[[], str],
+                history: str, precise_key: Callable[[str], str]) -> GlobalPlan:
+    """Whether the previous build's global pages stand. `as_before`: the
+    summaries are the ones they were made from, so the summaries' key is
+    theirs and `summaries_key()` is not worked out. Pages made from other
+    summaries cannot stand (their key holds the summaries'), whatever the URL
+    history (digest `history`); with the same summaries `precise_key(summaries)`
+    decides when the history is not the one they served (global_reuse). The
+    search data starts once this says no: before the precise key, which waits
+    for the pages, unless it decided here."""
+    same = as_before and previous is not None and previous.summaries
+    summaries = previous.summaries if same else summaries_key()
+    if previous is None or (previous.summaries and previous.summaries != summaries):
+        return GlobalPlan(summaries, None)
+    reuse, _ = global_reuse(previous, summaries, history, lambda: precise_key(summaries))
+    return GlobalPlan(summaries, previous._replace(summaries=summaries) if reuse else None)
 
 
 class NextBuild(NamedTuple):
