@@ -27,7 +27,7 @@ class Beside:
         self.receiving, sending = context.Pipe(duplex=False)
         # A daemon: a build that fails before asking leaves no process waiting to send.
         # The collector's thresholds of this process go with it (cli.collect_garbage_less_often):
-        # the search data is hundreds of thousands of long-lived objects too (1.0 of 17.4 CPU-s at 100k).
+        # the search data is hundreds of thousands of long-lived objects too.
         self.process = context.Process(target=send_items, args=(sending, gc.get_threshold(), function, *args),
                                        daemon=True)
         self.process.start()
@@ -90,10 +90,10 @@ def send_items(sending: multiprocessing.connection.Connection, thresholds: tuple
 
 
 # The search data waits here while the asking process is busy (made_pages
-# takes what is ready after each page of its own). When it was taken only
-# after the listings, 64 MB took the build's processes together over 1 GiB
-# at 100,000 records (1,068 MiB of PSS), and 24 MB held the search process
-# up through the links and redirects (5 s at 100,000 records).
+# takes what is ready after each page of its own). Taken only after the
+# listings, a larger buffer added its whole size to the build's peak memory,
+# and a smaller one held the search process up through the links and
+# redirects (bench/peaks.py measures both).
 SENT_AHEAD = 24 << 20
 
 

@@ -73,7 +73,7 @@ def history_key(known: dict[str, Known], old_lists: set[str], lists: set[str]) -
     this build's). Merging twice changes nothing, so a history that a build of
     these same records wrote gives the key of the history that build started
     from: a rebuild can reuse its pages even though the first build had none.
-    Hashed in pieces: at 100k records the history is 13 MB of JSON."""
+    Hashed in pieces: the history grows with the records, to megabytes of JSON."""
     return history_digest({"records": known, "lists gone": sorted(old_lists - lists)})
 
 

@@ -147,8 +147,8 @@ def environment(site: urls.Site, total_records: int = 0,
     env.filters["isolate"] = isolate
     # `{{ path | href }}` rather than `{{ site.href(path) }}`: a filter is a
     # plain call, where a method call goes through the template's context
-    # (Context.call), about 1 µs more; a record's two pages make 34 of them,
-    # and a list item (macros.html) 3 of its 9 µs.
+    # (Context.call), which costs more than the call itself; a record's two
+    # pages make dozens of them, and a listing one an item (macros.html).
     env.filters["href"] = site.href
     env.globals.update(
         site=site, site_name=options.title, site_description=options.description,

@@ -28,7 +28,7 @@
   var DROP_PENALTY = 0.5;
   var NEAR_PENALTY = 3;
   var MIN_NEAR_PIECE = 4;   // shorter pieces must be found as they are
-  var NEAR_WORK = 4e6;      // cells of edit-distance table a search may spend on near matches (~20 ms)
+  var NEAR_WORK = 4e6;      // cells of edit-distance table a search may spend on near matches
   var MIN_HEAD = 16;        // a first sentence found alone needs this much literal text…
   var HEAD_SHARE = 0.8;     // …and is worth this share of it
   // Where a pattern's first sentence or line ends: its help text after may be

@@ -1,7 +1,7 @@
 /* lunr's scores straight from the split postings: what lunr.Index.query
  * returns on an index of just the query's terms (search-data.js), computed
  * without building that index. lunr would make an object for every posting
- * (field refs, match data, vectors): at 100,000 records a paste's terms have
+ * (field refs, match data, vectors): on a large site a paste's terms have
  * tens of thousands of postings, and that was most of a query's time.
  *
  * The same arithmetic in the same order, so the scores are lunr's to the

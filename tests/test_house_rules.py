@@ -82,20 +82,10 @@ MANY_PARAMETERS = {
     "errorsite/pipeline.py:write_build",
 }
 FIGURES_IN_COMMENTS = {  # file: how many of its lines carry a figure
-    "errorsite/beside.py": 4,
     "errorsite/cache/outcomes.py": 1,
     "errorsite/cache/stored.py": 3,
-    "errorsite/listing.py": 1,
     "errorsite/markup/code.py": 7,
-    "errorsite/markup/lexers.py": 1,
-    "errorsite/model.py": 1,
     "errorsite/records.py": 3,
-    "errorsite/redirects.py": 1,
-    "errorsite/render.py": 2,
-    "errorsite/search/terms.py": 2,
-    "errorsite/write/staging.py": 1,
-    "static/search-match.js": 1,
-    "static/search-score.js": 1,
 }
 
 FIGURE = re.compile(r"""

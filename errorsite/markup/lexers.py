@@ -22,7 +22,8 @@ def lexer_for(file_path: str | None) -> Lexer:
 
 def base_name(path: str) -> str:
     """PurePosixPath(path).name, without making one: a record's lexer is looked
-    up 15 times, and pathlib took 2.4% of the record step (bench.record_step)."""
+    up many times, and pathlib's objects showed in the record step's profile
+    (bench.record_step)."""
     return next((part for part in reversed(path.split("/")) if part not in ("", ".")), "")
 
 

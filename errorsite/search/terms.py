@@ -71,7 +71,7 @@ class TermIndex:
             tokens = [str(token).lower() for token in fields[name]]   # as lunr.py's tokenizer does
             frequencies: dict[str, int] = {}
             for token in tokens:
-                term = stems.get(token) or self.stem(token)  # the lookup inline: 400,000 calls at 10k
+                term = stems.get(token) or self.stem(token)  # the lookup inline: a call for every word of every record
                 frequencies[term] = frequencies.get(term, 0) + 1
             self.lengths[f].append(len(tokens))
             for term, frequency in frequencies.items():
@@ -101,7 +101,7 @@ class TermIndex:
             averages = [sum(lengths) / count for lengths in self.lengths]
             # Each record's length part of lunr's BM25 denominator, per field, as lunr.py
             # computes it (the same operations in the same order, so the same floats):
-            # once a record rather than once a posting (4 million at 100k).
+            # once a record rather than once a posting.
             # A field no record has (average 0) has no postings to weigh.
             self._norms = [array("d", [K1 * (1 - B + B * (n / average)) for n in lengths] if average else [])
                            for lengths, average in zip(self.lengths, averages)]

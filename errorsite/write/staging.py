@@ -75,7 +75,7 @@ class Staging:
         assert twin is None or not from_spare
         self.twin = None if twin is None else str(twin)
         # page path → its file's inode, the twin's listing: the paths are the pages' own strings,
-        # where output names would be 443,000 new ones at 100k (22 MB through the build's peak).
+        # where output names would be new ones, a few a record, held through the build's peak.
         self.twin_inodes: dict[str, int] = {}
         self.first_build = not os.path.isdir(self.current)  # nothing to compare a page with
         # The spare's files, as its listing tells them (spare_listing), or else
