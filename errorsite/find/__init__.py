@@ -28,7 +28,7 @@ MAX_ROUNDS = 8          # as search-data.js: the data settles in two to four
 MAX_FILES = 1_000
 # V8's heap: many times what a query needs. Past it mini-racer stops the
 # script; past V8's own limit the process would abort.
-MAX_MEMORY = 512 << 20
+MAX_MEMORY = 256 << 20
 
 # Drives the site's engine one round at a time: `find` answers, or names the
 # files it still needs; Python fetches them and calls `add`, then `find` again.
