@@ -46,7 +46,7 @@ def main(out: Path, shards: list[Path], base_url: str) -> None:
     for module, name in STEPS:
         setattr(module, name, traced(name, getattr(module, name)))
     tracemalloc.start()
-    result = pipeline.assemble(shards, out, base_url, report=lambda line: None, jobs=1)
+    result = pipeline.assemble(shards, out, base_url, pipeline.BuildSettings(report=lambda line: None))
     peak = max(peaks)
     print(f"{result.records:,} records: peak {peak / MIB:.1f} MiB traced, "
           f"{peak / result.records / 1024:.1f} KB a record")

@@ -25,7 +25,7 @@ from .check import FORMATS, check, exit_status, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
 from .load import NoRecordFiles, skipped_note
 from .logsafe import defuse
-from .pipeline import BuildResult, assemble, build
+from .pipeline import BuildResult, BuildSettings, assemble, build, build_shard
 from .reporting import summary_line, timing_lines
 from .records import RenderFailed
 from .shards import Shard, ShardError, parse_shard
@@ -114,10 +114,11 @@ def build_command(argv: list[str]) -> int:
     if no_base_url(s):
         return 2
     with Progress(enabled=not args.quiet) as progress:
-        return run_build(args, lambda: build(
-            s.records, s.out, s.base_url, strict=s.strict, report=progress.report, jobs=s.jobs,
-            options=s.site_options, force=args.force, cache=not args.no_cache, shard=args.shard,
-            progress=progress.update, previous_manifest=args.previous_manifest, cache_dir=s.cache_dir))
+        flags = BuildSettings(s.strict, s.jobs, args.force, not args.no_cache, s.site_options,
+                              args.previous_manifest, s.cache_dir, progress.report, progress.update)
+        if args.shard:
+            return run_build(args, lambda: build_shard(s.records, s.out, s.base_url, args.shard, flags))
+        return run_build(args, lambda: build(s.records, s.out, s.base_url, flags))
 
 
 def assemble_command(argv: list[str]) -> int:
@@ -138,10 +139,10 @@ def assemble_command(argv: list[str]) -> int:
     if no_base_url(s):
         return 2
     with Progress(enabled=not args.quiet) as progress:
-        return run_build(args, lambda: assemble(
-            args.shards, s.out, s.base_url, strict=s.strict, report=progress.report,
-            force=args.force, options=s.site_options, progress=progress.update,
-            previous_manifest=args.previous_manifest, jobs=s.jobs, cache_dir=s.cache_dir))
+        flags = BuildSettings(s.strict, s.jobs, args.force, options=s.site_options,
+                              previous_manifest=args.previous_manifest, cache_dir=s.cache_dir,
+                              report=progress.report, progress=progress.update)
+        return run_build(args, lambda: assemble(args.shards, s.out, s.base_url, flags))
 
 
 class Progress:

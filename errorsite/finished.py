@@ -2,7 +2,7 @@
 their pages return their result once the pages are written."""
 from __future__ import annotations
 
-from typing import Generator, Iterable, Iterator
+from typing import Generator, Iterable
 
 
 class Finished:
@@ -12,5 +12,7 @@ class Finished:
     def __init__(self, generator: Generator | Iterable):
         self.generator, self.value = generator, None
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Generator:
+        """The items; returns what the generator returned, so that a Finished may be wrapped again."""
         self.value = yield from self.generator
+        return self.value

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from errorsite.assets import ENGINE_PARTS
-from errorsite.pipeline import build
+from errorsite.pipeline import BuildSettings, build, build_shard
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -112,7 +112,9 @@ def folder_reader(folder: Path):
 
 def build_quietly(records: Path, out: Path, base_url: str = "http://127.0.0.1:1/errors/", **kwargs):
     lines: list[str] = []
-    result = build(records, out, base_url, report=lines.append, **kwargs)
+    shard = kwargs.pop("shard", None)
+    settings = BuildSettings(report=lines.append, **kwargs)
+    result = build_shard(records, out, base_url, shard, settings) if shard else build(records, out, base_url, settings)
     return result, lines
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from errorsite.model import Outcome, Summary
-from errorsite.pipeline import assemble, build
+from errorsite.pipeline import BuildSettings, assemble, build, build_shard
 from errorsite.shards import ENTRIES_FILE, SHARD_FILE, Shard, ShardEntry, ShardError, merged, order_key
 from tests.conftest import ROOT
 from tests.test_incremental import tree, write_records
@@ -29,8 +29,8 @@ def shards(tmp_path_factory):
     records = write_records(root / "records", 24)
     folders = [root / f"shard-{k}" for k in (1, 2, 3)]
     for k, folder in enumerate(folders, 1):
-        assert build(records, folder, BASE_URL, report=quiet, jobs=1, shard=Shard(k, 3)).written
-    assert build(records, root / "one", BASE_URL, report=quiet, jobs=1).written
+        assert build_shard(records, folder, BASE_URL, Shard(k, 3), BuildSettings(report=quiet, jobs=1)).written
+    assert build(records, root / "one", BASE_URL, BuildSettings(report=quiet, jobs=1)).written
     return folders
 
 
@@ -66,7 +66,7 @@ def test_assembled_with_the_search_data_beside_equals_one_build(shards, tmp_path
     # jobs=2 makes the search data in another process once there are enough records; at 24 the same code
     # runs here: the equality at 204 records and -j 2 is in test_shards.
     for jobs in (1, 2):
-        assert assemble(shards, tmp_path / f"site-{jobs}", BASE_URL, report=quiet, jobs=jobs).written
+        assert assemble(shards, tmp_path / f"site-{jobs}", BASE_URL, BuildSettings(report=quiet, jobs=jobs)).written
         assert tree(tmp_path / f"site-{jobs}") == tree(shards[0].parent / "one")
 
 
@@ -84,7 +84,7 @@ def test_a_damaged_entries_file_is_refused_and_nothing_written(shards, tmp_path,
     path = copies[1] / ENTRIES_FILE
     path.write_bytes(b"".join(damage(path.read_bytes().splitlines(keepends=True))))
     with pytest.raises(ShardError, match=message) as refused:
-        assemble(copies, tmp_path / "site", BASE_URL, report=quiet)
+        assemble(copies, tmp_path / "site", BASE_URL, BuildSettings(report=quiet))
     assert str(refused.value).startswith(str(path))
     assert not (tmp_path / "site").exists()
 
@@ -141,7 +141,7 @@ def test_a_malformed_entry_is_refused_in_one_line(shards, tmp_path, damage, mess
     damaged = damage(entry)
     path.write_bytes(b"".join([(damaged if isinstance(damaged, str) else json.dumps(damaged)).encode() + b"\n", *rest]))
     with pytest.raises(ShardError, match=re.escape(message)) as refused:
-        assemble(copies, tmp_path / "site", BASE_URL, report=quiet)
+        assemble(copies, tmp_path / "site", BASE_URL, BuildSettings(report=quiet))
     assert str(refused.value).startswith(f"{path}: cannot read: line 1: ") and "\n" not in str(refused.value)
     assert not (tmp_path / "site").exists()
 
@@ -158,7 +158,7 @@ def test_a_malformed_shard_file_is_refused_in_one_line(shards, tmp_path, change,
     path = copies[0] / SHARD_FILE
     path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
     with pytest.raises(ShardError) as refused:
-        assemble(copies, tmp_path / "site", BASE_URL, report=quiet)
+        assemble(copies, tmp_path / "site", BASE_URL, BuildSettings(report=quiet))
     assert str(refused.value) == f"{path}: {message}: not a shard file of this version"
     assert not (tmp_path / "site").exists()
 

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from errorsite import pipeline
-from errorsite.pipeline import assemble
+from errorsite.pipeline import BuildSettings, assemble
 from errorsite.shards import Shard
 from tests.conftest import build_quietly
 
@@ -115,7 +115,7 @@ def test_a_site_assembled_from_shards_links_an_index_that_says_it_is_empty(tmp_p
     for k, folder in enumerate(shards, 1):
         assert build_quietly(records, folder, shard=Shard(k, 2))[0].written
     lines: list[str] = []
-    assert assemble(shards, tmp_path / "site", "http://127.0.0.1:1/errors/", report=lines.append).written
+    assert assemble(shards, tmp_path / "site", "http://127.0.0.1:1/errors/", BuildSettings(report=lines.append)).written
     index = (tmp_path / "site" / "-" / "code" / "index.html").read_text("utf-8")
     assert "No record here has an error code." in index
     assert ">Codes</a>" in (tmp_path / "site" / "index.html").read_text("utf-8")

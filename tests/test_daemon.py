@@ -10,7 +10,7 @@ import pygments
 from pygments.lexer import RegexLexer
 
 from errorsite import lexing
-from errorsite.pipeline import build
+from errorsite.pipeline import BuildSettings, build
 from tests.test_incremental import tree, write_records
 
 BASE_URL = "http://127.0.0.1:1/errors/"
@@ -21,7 +21,7 @@ def build_as_a_daemon(records, out, sending) -> None:
     record_step.PARALLEL_THRESHOLD = 1  # as if there were enough records for a pool
     lines = []
     try:
-        result = build(records, out, BASE_URL, report=lines.append, jobs=2)
+        result = build(records, out, BASE_URL, BuildSettings(report=lines.append, jobs=2))
         sending.send((result.written, lines, RegexLexer.get_tokens_unprocessed is lexing.get_tokens_unprocessed))
     except BaseException as error:
         sending.send((False, [repr(error)], None))
@@ -42,7 +42,7 @@ def test_a_build_with_jobs_in_a_daemonic_process_builds_serially_with_our_lexing
     assert lines == ["-j 2: this is a daemonic process (a pool's or a cluster's worker), which may not start "
                      f"others: building in it, serially{', with our lexing' if mirrored else ''}"]
     assert written and ours == mirrored
-    assert build(records, tmp_path / "one", BASE_URL, report=lines.append, jobs=1).written
+    assert build(records, tmp_path / "one", BASE_URL, BuildSettings(report=lines.append, jobs=1)).written
     assert tree(tmp_path / "site") == tree(tmp_path / "one")
 
 

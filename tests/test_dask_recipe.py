@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from errorsite.pipeline import build
+from errorsite.pipeline import BuildSettings, build
 from tests.conftest import ROOT
 from tests.test_incremental import tree, write_records
 
@@ -26,5 +26,5 @@ def test_the_dask_recipe_assembles_the_same_site_as_one_build(tmp_path):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         code = recipe.replace('"scheduler:8786"', repr(cluster.scheduler_address)).replace('"/shared/', f'"{tmp_path}/')
         exec(compile(code, "docs/commands.md (the Dask recipe)", "exec"), {"__name__": "recipe"})
-    assert build(tmp_path / "records", tmp_path / "one", "https://example.org/errors/", report=lambda line: None).written
+    assert build(tmp_path / "records", tmp_path / "one", "https://example.org/errors/", BuildSettings(report=lambda line: None)).written
     assert tree(tmp_path / "site") == tree(tmp_path / "one")

@@ -69,17 +69,9 @@ LONG_PY_FUNCTIONS = {
     "errorsite/search/chunks.py:search_stream",
     "errorsite/validate/fields.py:check_values",
 }
-LONG_JS_FUNCTIONS = {
-    "static/search-panel.js:panelFor",
-    "static/search-ui.js:searchPage",
-}
+LONG_JS_FUNCTIONS: set[str] = set()
 MANY_PARAMETERS = {
     "errorsite/cache/planning.py:plan_build",
-    "errorsite/pipeline.py:assemble",
-    "errorsite/pipeline.py:build",
-    "errorsite/pipeline.py:build_once",
-    "errorsite/pipeline.py:site_pages",
-    "errorsite/pipeline.py:write_build",
 }
 FIGURES_IN_COMMENTS = {  # file: how many of its lines carry a figure
     "errorsite/cache/outcomes.py": 1,

@@ -35,6 +35,7 @@ LAYERS = [
     ("global steps", {"sitewide", "search"}),
     ("shards", {"shards"}),
     ("the record step's outcomes", {"recorded"}),
+    ("the codes' guess", {"codes_guess"}),
     ("write", {"write"}),
     ("pipeline", {"pipeline"}),
     ("commands", {"config", "check", "reporting", "find"}),

@@ -14,7 +14,7 @@ import pytest
 
 from errorsite import urls
 from errorsite.model import Problem, Record, Summary, sharing_values
-from errorsite.pipeline import BuildResult, build
+from errorsite.pipeline import BuildResult, BuildSettings, build
 from errorsite.render import summarize
 from errorsite.reporting import summary_line
 from errorsite.validate import validate
@@ -156,7 +156,7 @@ def test_strict_build_with_problems_writes_nothing(tmp_path):
 
 def test_report_receives_every_problem_line(tmp_path):
     seen = []
-    build(FIXTURES, tmp_path / "out", "http://x.org/", report=seen.append)
+    build(FIXTURES, tmp_path / "out", "http://x.org/", BuildSettings(report=seen.append))
     assert len(seen) == 10 and all(isinstance(line, str) for line in seen)
 
 

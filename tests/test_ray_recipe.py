@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from errorsite.pipeline import build
+from errorsite.pipeline import BuildSettings, build
 from tests.conftest import ROOT
 from tests.test_incremental import tree, write_records
 
@@ -32,5 +32,5 @@ def test_the_ray_recipe_assembles_the_same_site_as_one_build(tmp_path, tmp_path_
         exec(compile(code, "docs/commands.md (the Ray recipe)", "exec"), {"__name__": "recipe"})
     finally:
         ray.shutdown()
-    assert build(tmp_path / "records", tmp_path / "one", "https://example.org/errors/", report=lambda line: None).written
+    assert build(tmp_path / "records", tmp_path / "one", "https://example.org/errors/", BuildSettings(report=lambda line: None)).written
     assert tree(tmp_path / "site") == tree(tmp_path / "one")

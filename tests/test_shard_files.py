@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from errorsite.pipeline import assemble, build
+from errorsite.pipeline import BuildSettings, assemble, build, build_shard
 from errorsite.shards import ENTRIES_FILE, Shard, ShardError, unmade_entry
 from errorsite.write.staging import ForeignFile, copy_regular, link_shard_file
 from tests.conftest import ROOT
@@ -42,7 +42,7 @@ def shards(records, tmp_path):
     them: a shard's fingerprint covers the package's files, which may change."""
     folders = [tmp_path / "s1", tmp_path / "s2"]
     for k, folder in enumerate(folders, 1):
-        assert build(records, folder, BASE_URL, report=quiet, jobs=1, shard=Shard(k, 2)).written
+        assert build_shard(records, folder, BASE_URL, Shard(k, 2), BuildSettings(report=quiet, jobs=1)).written
     return folders
 
 
@@ -72,7 +72,7 @@ def rewrite_entry(shard: Path, change) -> list:
 
 def refused(shards: list[Path], site: Path) -> str:
     with pytest.raises(ShardError) as error:
-        assemble(shards, site, BASE_URL, report=quiet)
+        assemble(shards, site, BASE_URL, BuildSettings(report=quiet))
     assert not site.exists() and not list(site.parent.glob(f".{site.name}.building-*"))
     message = str(error.value)
     assert "\n" not in message and message.endswith("this one was altered: nothing written")
@@ -232,8 +232,8 @@ def test_an_entry_moved_under_git_fails_the_assemble(shards, tmp_path):
 def test_an_executable_page_is_published_as_a_page(records, shards, tmp_path):
     _, page = first_page(shards)
     page.chmod(0o755)
-    assert assemble(shards, tmp_path / "site", BASE_URL, report=quiet).written
-    assert build(records, tmp_path / "whole", BASE_URL, report=quiet, jobs=1).written
+    assert assemble(shards, tmp_path / "site", BASE_URL, BuildSettings(report=quiet)).written
+    assert build(records, tmp_path / "whole", BASE_URL, BuildSettings(report=quiet, jobs=1)).written
     assert tree(tmp_path / "site") == tree(tmp_path / "whole")
     assert not any(path.stat().st_mode & 0o7111 for path in (tmp_path / "site").rglob("*") if path.is_file())
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from errorsite.pipeline import assemble, build
+from errorsite.pipeline import BuildSettings, assemble, build, build_shard
 from errorsite.shards import SHARD_FILE, Shard, ShardError, in_shard
 from tests.test_incremental import record_data, tree, write_records
 
@@ -20,7 +20,7 @@ def quiet(line: str) -> None:
 
 def shards_of(records, folders, count=4):
     for k, folder in enumerate(folders, 1):
-        assert build(records, folder, BASE_URL, report=quiet, jobs=1, shard=Shard(k, count)).written
+        assert build_shard(records, folder, BASE_URL, Shard(k, count), BuildSettings(report=quiet, jobs=1)).written
 
 
 def test_a_shard_of_another_record_set_is_refused_by_name(tmp_path):
@@ -31,16 +31,16 @@ def test_a_shard_of_another_record_set_is_refused_by_name(tmp_path):
     changed.write_text(json.dumps(record_data(99)), "utf-8")
     shards = [tmp_path / f"shard-{k}" for k in (1, 2, 3, 4)]
     shards_of(one, shards[:3])
-    build(other, shards[3], BASE_URL, report=quiet, jobs=1, shard=Shard(4, 4))
+    build_shard(other, shards[3], BASE_URL, Shard(4, 4), BuildSettings(report=quiet, jobs=1))
     with pytest.raises(ShardError) as refused:
-        assemble(shards, tmp_path / "site", BASE_URL, report=quiet)
+        assemble(shards, tmp_path / "site", BASE_URL, BuildSettings(report=quiet))
     assert str(refused.value) == (f"{shards[3]}: cut from other record files than the other shards (3 of 4 agree); "
                                   "build every shard from the same records")
     assert not (tmp_path / "site").exists()
 
-    build(one, shards[3], BASE_URL, report=quiet, jobs=1, shard=Shard(4, 4))
-    assert assemble(shards, tmp_path / "site", BASE_URL, report=quiet).written
-    assert build(one, tmp_path / "whole", BASE_URL, report=quiet, jobs=1).written
+    build_shard(one, shards[3], BASE_URL, Shard(4, 4), BuildSettings(report=quiet, jobs=1))
+    assert assemble(shards, tmp_path / "site", BASE_URL, BuildSettings(report=quiet)).written
+    assert build(one, tmp_path / "whole", BASE_URL, BuildSettings(report=quiet, jobs=1)).written
     assert tree(tmp_path / "site") == tree(tmp_path / "whole")
 
 

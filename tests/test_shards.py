@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from errorsite.pipeline import assemble, build
+from errorsite.pipeline import BuildSettings, assemble, build, build_shard
 from errorsite.shards import Shard, ShardError, in_shard, parse_shard
 from tests.conftest import ROOT
 from tests.test_incremental import record_data, tree, write_records
@@ -34,11 +34,11 @@ def quiet(lines):
 
 def test_three_shards_assembled_equal_one_build(records, tmp_path):
     one_lines, shard_lines, assembled_lines = [], [], []
-    one = build(records, tmp_path / "one", BASE_URL, report=one_lines.append, jobs=2)
+    one = build(records, tmp_path / "one", BASE_URL, BuildSettings(report=one_lines.append, jobs=2))
     shards = [tmp_path / f"shard-{k}" for k in (1, 2, 3)]
     for k, folder in enumerate(shards, 1):
-        assert build(records, folder, BASE_URL, report=shard_lines.append, jobs=2, shard=Shard(k, 3)).written
-    result = assemble(list(reversed(shards)), tmp_path / "site", BASE_URL, report=assembled_lines.append, jobs=2)
+        assert build_shard(records, folder, BASE_URL, Shard(k, 3), BuildSettings(report=shard_lines.append, jobs=2)).written
+    result = assemble(list(reversed(shards)), tmp_path / "site", BASE_URL, BuildSettings(report=assembled_lines.append, jobs=2))
     assert result.written and (result.records, len(result.problems)) == (one.records, len(one.problems))
     assert tree(tmp_path / "site") == tree(tmp_path / "one")
     assert assembled_lines == one_lines  # the same problems, in the same order (duplicates included)
@@ -55,13 +55,12 @@ def test_every_file_is_in_exactly_one_shard(records):
 def test_a_missing_or_foreign_shard_is_refused(records, tmp_path):
     shards = [tmp_path / f"shard-{k}" for k in (1, 2)]
     for k, folder in enumerate(shards, 1):
-        build(records, folder, BASE_URL, report=lambda line: None, jobs=2, shard=Shard(k, 3))
+        build_shard(records, folder, BASE_URL, Shard(k, 3), BuildSettings(report=lambda line: None, jobs=2))
     with pytest.raises(ShardError, match="shards of 3: missing 3/3"):
-        assemble(shards, tmp_path / "site", BASE_URL, report=lambda line: None)
-    build(records, tmp_path / "shard-3", "https://elsewhere.example/", report=lambda line: None, jobs=2,
-          shard=Shard(3, 3))
+        assemble(shards, tmp_path / "site", BASE_URL, BuildSettings(report=lambda line: None))
+    build_shard(records, tmp_path / "shard-3", "https://elsewhere.example/", Shard(3, 3), BuildSettings(report=lambda line: None, jobs=2))
     with pytest.raises(ShardError, match="built with other code, templates, settings or base URL"):
-        assemble([*shards, tmp_path / "shard-3"], tmp_path / "site", BASE_URL, report=lambda line: None)
+        assemble([*shards, tmp_path / "shard-3"], tmp_path / "site", BASE_URL, BuildSettings(report=lambda line: None))
     assert not (tmp_path / "site").exists()
 
 

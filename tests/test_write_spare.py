@@ -127,7 +127,7 @@ def write_listed(out: Path, site: dict[str, bytes], page_list=None) -> None:
     previous = stored.previous_build(out, state_folder(out))
     state = {"outcomes": {"a.json": [[], None, list(site), "key"]}, "page_files": len(site)}
     write_site(out, page_list if page_list is not None else pages(site), report=lambda line: None,
-               finish=lambda: stored.save_state(state_folder(out), dict(state)),
+               finish=lambda returned: stored.save_state(state_folder(out), dict(state)),
                keep=previous.keep)
 
 
@@ -201,7 +201,7 @@ def test_a_site_replaced_by_another_build_in_between_is_not_listed(tmp_path):
     previous = stored.previous_build(out, state_folder(out))
     write_listed(out, THIRD)  # the other build
     write_site(out, pages(FIRST), report=lambda line: None,
-               finish=lambda: stored.save_state(state_folder(out), {"pages": {p: "key" for p in FIRST}}),
+               finish=lambda returned: stored.save_state(state_folder(out), {"pages": {p: "key" for p in FIRST}}),
                keep=previous.keep)
     assert tree(out) == expected(FIRST) and without_listing(tree(spare)) == expected(THIRD)
     assert not (spare / cache.LISTING).exists()

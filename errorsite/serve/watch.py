@@ -17,7 +17,7 @@ import watchfiles
 
 from ..config import ConfigError, Settings
 from ..load import NoRecordFiles
-from ..pipeline import STATIC, build
+from ..pipeline import STATIC, BuildSettings, build
 from ..reporting import overlay_heading, summary_line
 from ..records import RenderFailed
 from ..render import TEMPLATES, template_error
@@ -127,8 +127,9 @@ def rebuild(settings: Settings, out: Path, url: str, status: Status, report: Cal
         report(line)
 
     try:
-        result = build(settings.records, out, url, strict=settings.strict, report=note,
-                       jobs=settings.jobs, options=settings.site_options, cache_dir=out.parent / "cache")
+        result = build(settings.records, out, url, BuildSettings(
+            strict=settings.strict, jobs=settings.jobs, options=settings.site_options, cache_dir=out.parent / "cache",
+            report=note))
     except jinja2.TemplateError as error:
         message = f"template error: {template_error(error)}"
     except RenderFailed as failure:

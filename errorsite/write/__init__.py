@@ -24,6 +24,7 @@ from ..cache import MARKER
 from ..cache.folder import make_state_folder, state_folder
 from ..cache.previous import Keep
 from ..cache.stored import marker
+from ..finished import Finished
 from ..model import Page, Reuse
 from .guard import OutputRefused, check_output, made_by_us
 from .spare import (carry_kept, describe_spare, finish_twin, keep_as_spare, spare_folder, spare_listing, take_spare,
@@ -40,11 +41,13 @@ class WriteFailed(Exception):
 
 def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False,
                protected: Iterable[tuple[Path, str]] = (), report: Callable[[str], None] = print,
-               finish: Callable[[], dict] = dict, keep: Keep = Keep(), state_dir: Path | None = None) -> int:
+               finish: Callable[[object], dict] = lambda returned: {}, keep: Keep = Keep(),
+               state_dir: Path | None = None) -> int:
     """Write every page under a new `out_dir`; returns the number of files.
-    `finish()`, called once every page is written and before the new site is
-    swapped in, keeps what the next build reads and returns the fields that
-    tie the site's marker to it (cache.stored.save_state). `keep`: the
+    `finish(returned)`, called with what `pages` returned (None for an
+    iterable that is no generator) once every page is written and before the
+    new site is swapped in, keeps what the next build reads and returns the
+    fields that tie the site's marker to it (cache.stored.save_state). `keep`: the
     served files that may be linked instead of written again, from the
     build's plan. `state_dir`: the build's own folder (default: the output's
     folder in the user's cache), where the lock is taken."""
@@ -69,7 +72,7 @@ def write_site(out_dir: Path, pages: Iterable[Page | Reuse], force: bool = False
                           "the previous site is unchanged") from error
 
 
-def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callable[[], dict], keep: Keep,
+def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callable[[object], dict], keep: Keep,
                    spare: Path | None) -> int:
     """`spare`: where the site before is kept for the next build, or None (the
     cache is on another file system, where a rename cannot take it)."""
@@ -90,11 +93,12 @@ def write_and_swap(out_dir: Path, pages: Iterable[Page | Reuse], finish: Callabl
             mark_staging(twin)
         tree = Staging(staging, out_dir, from_spare, keep.inodes, spare_listing(staging) if from_spare else None,
                        twin if twin_made else None)
+        pages = Finished(pages)
         for page in pages:
             tree.put(page)
         tree.remove_stale()
         files = tree.count + 1
-        write_own_file(staging / MARKER, marker(finish(), files))
+        write_own_file(staging / MARKER, marker(finish(pages.value), files))
         carry_kept(out_dir, staging)
         if tree.twin is not None:
             finish_twin(staging, twin, tree.twin_inodes)
