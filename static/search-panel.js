@@ -1,7 +1,8 @@
 /* Results as you type, from the search box of any page but the search page:
  * a panel under the box with the top results, ranked by the same engine on
  * the same split index as the search page (search-ui.js loads both, once, and
- * lends them through window.ErrorSearchUI). ↑ ↓ choose, Enter opens the
+ * lends them through window.ErrorSearchUI), in the same list
+ * (search-results.js, its PANEL wording). ↑ ↓ choose, Enter opens the
  * chosen result (the top one unless another was chosen), Escape closes; "All
  * results" is the search page with #q= (the search page alone before a search). With no result, or without
  * JavaScript, the form submits to the search page as before.
@@ -9,21 +10,6 @@
  */
 (function () {
   "use strict";
-  var SHOWN = 8;          // results in the panel; the search page has the rest
-  var TITLE_LIMIT = 160;  // characters of a message in the panel
-
-  /* `text` into `parent`, the words whose stems are in `stems` in <mark>. */
-  function appendMarked(parent, text, stems) {
-    var last = 0;
-    window.ErrorSearchTokens.marks(text, stems).forEach(function (mark) {
-      if (mark[0] > last) parent.appendChild(document.createTextNode(text.slice(last, mark[0])));
-      var element = document.createElement("mark");
-      element.textContent = text.slice(mark[0], mark[1]);
-      parent.appendChild(element);
-      last = mark[1];
-    });
-    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
-  }
 
   function element(tag, className, text) {
     var e = document.createElement(tag);
@@ -32,9 +18,9 @@
     return e;
   }
 
-  function panelFor(box) {
-    var form = box.form;
-    var root = (document.documentElement.getAttribute("data-root") || "/");
+  /* The panel, at the end of the box's form: the status line, the filters,
+   * the label of related records, the verdict, the list and "All results". */
+  function makePanel(box) {
     var panel = element("div", "search-panel");
     panel.id = "search-panel";
     panel.hidden = true;
@@ -56,108 +42,48 @@
     list.setAttribute("data-match", "none");
     var all = element("a", "search-panel-all", "All results");
     all.href = window.ErrorSearchUI.searchPageAddress("");  // a link from the start, as crawlers read it
-    panel.appendChild(status);
-    panel.appendChild(filterBox);
-    panel.appendChild(related);
-    panel.appendChild(verdict);
-    panel.appendChild(list);
-    panel.appendChild(all);
-    form.appendChild(panel);
+    [status, filterBox, related, verdict, list, all].forEach(function (part) { panel.appendChild(part); });
+    box.form.appendChild(panel);
     box.setAttribute("aria-controls", list.id);
+    return { panel: panel, filterBox: filterBox, all: all,
+             parts: { list: list, status: status, related: related, verdict: verdict } };
+  }
 
-    var timer = null, shownQuery = null, active = -1;
+  function panelFor(box) {
+    var UI = window.ErrorSearchUI, made = makePanel(box), panel = made.panel, all = made.all;
+    var results = window.ErrorSearchResults.list(made.parts, window.ErrorSearchResults.PANEL);
+    var timer = null, shownQuery = null;
     var filters = {}, held = null;  // the filters (search-filters.js) and the last search's pool they narrow
     var F = window.ErrorSearchFilters;  // once the engine is loaded
 
     function open() { panel.hidden = false; }
-    function close() { panel.hidden = true; }
-    function emptied() { searches.reset(); shownQuery = null; close(); }  // the box holds no query
-    function links() { return list.querySelectorAll("a.result-title"); }
-
-    function choose(n, keyboard) {
-      var items = list.children;
-      if (active >= 0 && items[active]) items[active].classList.remove("active");
-      active = n;
-      if (active < 0 || !items[active]) return;
-      items[active].classList.add("active");
-      if (keyboard) items[active].scrollIntoView({ block: "nearest" });  // never under a moving pointer
-    }
+    function emptied() { searches.reset(); shownQuery = null; panel.hidden = true; }  // the box holds no query
 
     /* The held pool, narrowed by the filters, shown; the filters' counts are of the whole pool. */
     function showHeld() {
-      var all = held.results;
-      var kept = F ? F.apply(all, filters) : all.slice();
-      kept.match = kept.length && kept[0] === all[0] ? all.match : "none";
+      var pool = held.results;
+      var kept = F ? F.apply(pool, filters) : pool.slice();
+      kept.match = kept.length && kept[0] === pool[0] ? pool.match : "none";
       show(held.query, kept);
       if (!F) return;
       var names = held.search.meta.facets && held.search.meta.facets.languages;
-      F.controls(filterBox, all, filters, names, function (next) {
+      F.controls(made.filterBox, pool, filters, names, function (next) {
         filters = next;
-        var wanted = F.active(filters) ? all.filter(function (r) { return !r.doc; }) : [];
+        var wanted = F.active(filters) ? pool.filter(function (r) { return !r.doc; }) : [];
         showHeld();
-        if (wanted.length) held.search.cards(wanted).then(function () { if (held && held.results === all) showHeld(); }, function () {});
-        var select = filterBox.querySelector("select");
+        if (wanted.length) held.search.cards(wanted).then(function () { if (held && held.results === pool) showHeld(); }, function () {});
+        var select = made.filterBox.querySelector("select");
         if (select) select.focus();  // the controls were made again: the focus stays in the panel
       });
     }
 
-    function show(query, results) {
+    function show(query, found) {
       shownQuery = query;
-      list.textContent = "";
       panel.scrollTop = 0;
-      active = -1;
-      var match = (results && results.match) || "none";
-      list.setAttribute("data-match", match);
-      related.hidden = true;
-      verdict.hidden = true;
-      all.href = window.ErrorSearchUI.searchPageAddress(query, filters);
-      var analysed = window.ErrorSearch.analyse(query);
-      if (!analysed.core.length && !analysed.context.length) {
-        status.textContent = "That looks like noise only (timestamps, paths, numbers): paste the message itself.";
-        all.hidden = true;
-        open();
-        return;
-      }
-      // The search waits for the first screen's cards; a strong result past it may have none yet.
-      var strong = window.searchCutoff(results).strong.filter(function (r) { return r.doc; }).slice(0, SHOWN);
-      all.hidden = false;
-      all.textContent = results.length > strong.length ? "All results on the search page" : "Open on the search page";
-      if (!strong.length) {
-        status.textContent = "No results for “" + query.replace(/\s+/g, " ").trim().slice(0, 80) + "”.";
-        open();
-        return;
-      }
-      if (match === "none") {
-        related.hidden = false;
-        status.textContent = "No record for this error yet — ↑ ↓ choose a related one, Enter searches the search page.";
-      } else {
-        window.ErrorSearchUI.sayVerdict(status, match, strong.length + (strong.length === 1 ? " result" : " results") +
-          " — Enter opens the first, ↑ ↓ choose, Esc closes.");
-        verdict.textContent = window.ErrorSearchUI.verdict[match];
-        verdict.hidden = false;
-      }
-      strong.forEach(function (result) {
-        var words = window.ErrorSearchUI.decidingWords(analysed, result);
-        var stems = window.ErrorSearchTokens.stemsOf(words.map(String));
-        var item = element("li");
-        var link = element("a", "result-title");
-        link.href = root + encodeURI(result.doc[2]) + "?highlight=" + encodeURIComponent(words.join(" "));
-        var message = String(result.doc[0]);
-        if (message.length > TITLE_LIMIT) message = message.slice(0, TITLE_LIMIT - 1).replace(/\s+\S*$/, "") + "…";
-        appendMarked(link, message, stems);
-        item.appendChild(link);
-        item.appendChild(element("span", "meta", result.doc[1] + " · " + result.doc[3]));
-        if (result.doc[4]) {
-          var summary = element("p", "result-summary");
-          appendMarked(summary, String(result.doc[4]), stems);
-          item.appendChild(summary);
-        }
-        if (result.doc[8]) item.appendChild(window.ErrorSearchUI.fixLine(String(result.doc[8])));
-        window.ErrorSearchUI.setApart(list, item, result === results[0], match, "p");
-        list.appendChild(item);
-      });
-      // Enter opens the first only when it is a match; a related one, once chosen.
-      if (match !== "none") choose(0);
+      all.href = UI.searchPageAddress(query, filters);
+      var shown = results.render(query, found);
+      all.hidden = shown.state === "noise";
+      all.textContent = found.length > shown.strong.length ? "All results on the search page" : "Open on the search page";
       open();
     }
 
@@ -168,25 +94,25 @@
       return searches.run(query);
     }
 
-    var searches = window.ErrorSearchUI.sharedSearch(function (query) {
+    var searches = UI.sharedSearch(function (query) {
       var search;
-      return window.ErrorSearchUI.engineReady().then(function (engine) {
+      return UI.engineReady().then(function (engine) {
         search = engine;
         F = window.ErrorSearchFilters;  // loaded with the engine
         return search.search(query, F ? 100 : 20);
-      }).then(function (results) {
+      }).then(function (found) {
         if (box.value !== query) return false;
-        held = { query: query, results: results, search: search };
+        held = { query: query, results: found, search: search };
         showHeld();
         return true;
       }, function (error) {
         if (box.value !== query) return false;
         shownQuery = null;
-        list.textContent = "";
+        made.parts.list.textContent = "";
         all.hidden = false;
-        all.href = window.ErrorSearchUI.searchPageAddress(query);
+        all.href = UI.searchPageAddress(query);
         all.textContent = "Search on the search page";
-        status.textContent = "Search is unavailable here: " + error.message + ".";
+        made.parts.status.textContent = "Search is unavailable here: " + error.message + ".";
         open();
         return false;  // the next input tries again
       });
@@ -195,7 +121,7 @@
     box.addEventListener("input", function (event) {
       clearTimeout(timer);
       if (!box.value.trim()) { emptied(); return; }
-      timer = window.ErrorSearchUI.afterInput(event, run);
+      timer = UI.afterInput(event, run);
     });
     // Back in the box (a focus, a click, ↓ after Escape), its results show again.
     function reopen() {
@@ -205,58 +131,54 @@
     }
     box.addEventListener("focus", reopen);
     box.addEventListener("click", reopen);
-    // Arrows choose a result, except inside a paste of several lines, where
-    // they move the caret until it is on the first or the last line.
+    panelKeys(box, panel, results, reopen);
+    // Enter (search-ui.js turns it into a submit) opens the chosen result once
+    // the box's results are shown; with none, the search page takes the query.
+    box.form.addEventListener("submit", function (event) {
+      var query = box.value;
+      if (!query.trim()) return;
+      event.preventDefault();
+      clearTimeout(timer);
+      (shownQuery === query ? Promise.resolve() : run()).then(function () {
+        if (box.value !== query) return;
+        var chosen = results.chosen();
+        window.location.href = chosen && shownQuery === query ? chosen : UI.searchPageAddress(query, filters);
+      });
+    });
+  }
+
+  /* The panel's keys and pointer: Escape closes, ↓ reopens, the arrows
+   * choose a result (ErrorSearchUI.arrowStep), the pointer the one under
+   * it, and the panel closes when the focus or a click goes elsewhere. */
+  function panelKeys(box, panel, results, reopen) {
+    var form = box.form, list = panel.querySelector("ol");
     box.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && !panel.hidden) {
         event.preventDefault();
-        close();
+        panel.hidden = true;
         return;
       }
       if (event.key === "ArrowDown" && panel.hidden && reopen()) {
         event.preventDefault();
         return;
       }
-      var count = links().length, value = box.value;
-      if (panel.hidden || !count) return;
-      if (event.key === "ArrowDown" && value.indexOf("\n", box.selectionEnd) < 0) {
-        event.preventDefault();
-        choose((active + 1) % count, true);
-      } else if (event.key === "ArrowUp" && value.lastIndexOf("\n", box.selectionStart - 1) < 0) {
-        event.preventDefault();
-        choose(active < 0 ? count - 1 : (active - 1 + count) % count, true);
-      }
+      var step = panel.hidden || !list.children.length ? 0 : window.ErrorSearchUI.arrowStep(box, event);
+      if (step) { event.preventDefault(); results.move(step); }
     });
-    // Enter (search-ui.js turns it into a submit) opens the chosen result once
-    // the box's results are shown; with none, the search page takes the query.
-    form.addEventListener("submit", function (event) {
-      var query = box.value;
-      if (!query.trim() || !window.ErrorSearchUI) return;
-      event.preventDefault();
-      clearTimeout(timer);
-      var shown = shownQuery === query ? Promise.resolve() : run();
-      shown.then(function () {
-        if (box.value !== query) return;
-        var found = links();
-        if (found.length && active >= 0 && shownQuery === query) window.location.href = found[active].href;
-        else window.location.href = window.ErrorSearchUI.searchPageAddress(query, filters);
-      });
-    });
-    // The panel closes when the focus or a click goes elsewhere.
     form.addEventListener("focusout", function (event) {
-      if (!event.relatedTarget || !form.contains(event.relatedTarget)) close();
+      if (!event.relatedTarget || !form.contains(event.relatedTarget)) panel.hidden = true;
     });
     document.addEventListener("pointerdown", function (event) {
-      if (!form.contains(event.target)) close();
+      if (!form.contains(event.target)) panel.hidden = true;
     });
     list.addEventListener("pointermove", function (event) {
       var item = event.target.closest && event.target.closest("li");
-      if (item && item.parentNode === list) choose(Array.prototype.indexOf.call(list.children, item));
+      if (item && item.parentNode === list) results.choose(Array.prototype.indexOf.call(list.children, item));
     });
   }
 
   function start() {
-    if (!window.ErrorSearchUI || document.getElementById("search-results")) return;  // the search page has its own list
+    if (!window.ErrorSearchUI || !window.ErrorSearchResults || document.getElementById("search-results")) return;  // the search page has its own list
     Array.prototype.forEach.call(document.querySelectorAll("form[role=search] textarea.search-input"), panelFor);
   }
 

@@ -1,5 +1,6 @@
 /* Search UI: the search page, the `/` shortcut, and highlighting searched words
- * on a record page. Record text only ever reaches the page as DOM text nodes.
+ * on a record page; the results list itself is search-results.js's, loaded
+ * before this script. Record text only ever reaches the page as DOM text nodes.
  * The search code itself (lunr.js and the engine, listed in this script's
  * data-engine attribute) loads only when it is needed: on the search page, when
  * a search box takes the focus, or to highlight words on a record page. */
@@ -7,7 +8,6 @@
   "use strict";
   var ROOT = document.documentElement.getAttribute("data-root") || "/";
   var SELF = document.currentScript;
-  var TITLE_LIMIT = 200;  // characters of a message shown in a result; the record page shows it whole
   var engine = null;
   var scripts = null;
 
@@ -63,52 +63,6 @@
     return engine;
   }
 
-  /* Append `text` to `parent`, wrapping the words whose stems are in `stems`
-   * (ErrorSearchTokens.stemsOf) in <mark>: the search's own tokenizer and
-   * stemmer decide what a word is. */
-  function appendMarked(parent, text, stems) {
-    var last = 0;
-    window.ErrorSearchTokens.marks(text, stems).forEach(function (mark) {
-      if (mark[0] > last) parent.appendChild(document.createTextNode(text.slice(last, mark[0])));
-      var element = document.createElement("mark");
-      element.textContent = text.slice(mark[0], mark[1]);
-      parent.appendChild(element);
-      last = mark[1];
-    });
-    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
-  }
-
-  /* A card's fix (the record's first solution, one line), as text. */
-  function fixLine(fix) {
-    var line = document.createElement("p");
-    line.className = "result-fix";
-    var label = document.createElement("span");
-    label.className = "fix-label";
-    label.textContent = "Fix:";
-    line.appendChild(label);
-    line.appendChild(document.createTextNode(" " + fix));
-    return line;
-  }
-
-  function stemSet(words) {
-    return window.ErrorSearchTokens.stemsOf(words.map(String));
-  }
-
-  /* The words that decided a result (search-rank.js: `decided`, the terms it
-   * matched in its message, pattern, code or class): the query's own words
-   * with those stems, then the terms a typo or a prefix expanded to. What its
-   * card marks and its page highlights; never every word of the query. */
-  function decidingWords(analysed, result) {
-    var decided = window.ErrorSearchTokens.toSet(result.decided || []), covered = Object.create(null);
-    var words = analysed.core.concat(analysed.context).filter(function (word) {
-      var stems = Object.keys(stemSet([word]));
-      stems.forEach(function (s) { if (decided[s]) covered[s] = true; });
-      return stems.some(function (s) { return decided[s]; });
-    });
-    (result.decided || []).forEach(function (term) { if (!covered[term]) words.push(term); });
-    return window.ErrorSearchTokens.unique(words).slice(0, 40);
-  }
-
   var KEYSTROKE_WAIT = 60;  // ms a keystroke's search waits for the next keystroke
 
   /* Runs `run` for a box's input event: at once for an input that put more
@@ -118,6 +72,15 @@
   function afterInput(event, run) {
     if (/^insertFrom/.test(event.inputType || "") || (event.data || "").length > 1) { run(); return null; }
     return setTimeout(run, KEYSTROKE_WAIT);
+  }
+
+  /* The step an arrow key takes through a box's results (1 down, -1 up, 0
+   * none): inside a paste of several lines, the arrows move the caret until it
+   * is on the first or the last line. */
+  function arrowStep(box, event) {
+    if (event.key === "ArrowDown" && box.value.indexOf("\n", box.selectionEnd) < 0) return 1;
+    if (event.key === "ArrowUp" && box.value.lastIndexOf("\n", box.selectionStart - 1) < 0) return -1;
+    return 0;
   }
 
   /* One search a text, for a box whose input events may repeat its text (a
@@ -145,42 +108,6 @@
   }
 
   // ---- The search page --------------------------------------------------------
-  /* What the list says of its first result (the engine's judgement): a
-   * match (exact or likely), or only related records. */
-  function matchOf(results) { return (results && results.match) || "none"; }
-
-  var NO_MATCH = "No record for this error yet.";
-  // Said above the first result when it is a match (the same words as `find`
-  // and the bot), and above the results after it.
-  var VERDICT = { exact: "This is your error", likely: "Probably this error — the wording differs" };
-  var OTHERS = "Other results";
-
-  /* A list's results as the verdict sets them out, one `item` at a time
-   * before it joins `list`: on a match, the judged result (`judged`: the
-   * engine's first) is the answer, and the next opens the others under a
-   * label, a `tag` element (a heading on the search page). */
-  function setApart(list, item, judged, match, tag) {
-    if (match === "none") return;
-    if (judged) { item.classList.add("answer"); return; }
-    if (list.children.length !== 1 || !list.firstChild.classList.contains("answer")) return;
-    var label = document.createElement(tag);
-    label.className = "results-label";
-    label.textContent = OTHERS;
-    item.classList.add("others");
-    item.insertBefore(label, item.firstChild);
-  }
-
-  /* The status line's words for a match: the verdict, for a screen reader
-   * (the page shows it above the result), then what the keys do. */
-  function sayVerdict(status, match, text) {
-    status.textContent = "";
-    var verdict = document.createElement("span");
-    verdict.className = "visually-hidden";
-    verdict.textContent = VERDICT[match] + ". ";
-    status.appendChild(verdict);
-    status.appendChild(document.createTextNode(text));
-  }
-
   /* The query a search page's address carries: in its fragment (#q=…), which
    * no host receives, or, from older links and the form without JavaScript,
    * in ?q=. Line breaks as the box keeps them: a form sends a textarea's as CR LF. */
@@ -224,168 +151,102 @@
       ? window.ErrorSearchRedact.redact(window.ErrorSearch.read(query)) : { text: "", found: {} };
   }
 
-  var POOL = 100;   // results a search keeps: the filters choose among them, and count them
-  var SHOWN = 20;   // results a list shows
-  var ADDRESS_READ_LIMIT = 20000;  // the engine's READ_LIMIT (search-paste.js), known before it loads
+  /* The search page's address and title name the query whose results are
+   * shown: the query in the fragment, never to the host (nor its logs), so a
+   * ?q= is dropped; both hold it redacted (search-redact.js), the title its
+   * message line only, so each search in the history says which. Returns the
+   * redacted query. */
+  function nameInAddress(query, filters, pageTitle) {
+    var url = new URL(window.location.href);
+    var hidden = redacted(query);
+    url.searchParams.delete("q");
+    url.hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(hidden.text, filters)
+      : query ? "q=" + encodeURIComponent(hidden.text) : "";
+    window.history.replaceState(null, "", url.toString());
+    var shown = window.ErrorSearchRedact ? window.ErrorSearchRedact.messageLine(hidden.text) : "";
+    document.title = (shown ? "“" + (shown.length > 60 ? shown.slice(0, 59) + "…" : shown) + "” — " : "") + pageTitle;
+    return hidden;
+  }
 
-  function searchPage(input, list, status, weak, related, verdict, filterBox) {
-    var active = -1;
-    var filters = filtersInAddress(window.location);
-    var held = null;  // {query, results, search}: the last search's pool, which the filters narrow
-    var timer = null;
-    var current = [];
-    var renderedQuery = null;
-    var pageTitle = document.title;
-
-    function setStatus(text) { status.textContent = text; }
-
-    // What the address and the title leave out of the paste, and the text they hold instead.
+  /* What the address and the title leave out of the paste, and the text they
+   * hold instead: a fold over the status line, there when they leave out
+   * something. Returns the function that shows a redacted query in it. */
+  function redactionPreview(status) {
     var privacy = document.createElement("details");
     privacy.id = "search-redacted";
     privacy.className = "search-redacted";
     privacy.hidden = true;
-    var privacySummary = document.createElement("summary");
-    var privacyText = document.createElement("pre");
-    privacy.appendChild(privacySummary);
-    privacy.appendChild(privacyText);
+    var summary = document.createElement("summary");
+    var text = document.createElement("pre");
+    privacy.appendChild(summary);
+    privacy.appendChild(text);
     status.parentNode.insertBefore(privacy, status);
-
-    /* "Request this error": a new issue in the dataset's repository, when the
-     * site names one, titled with the paste's message line and holding the
-     * paste, both redacted (what goes to GitHub is what a copied link holds). */
-    function addRequest(redacted) {
-      var repo = status.getAttribute("data-request-repo");
-      if (!repo || !window.ErrorSearchRedact) return;
-      var line = window.ErrorSearchRedact.messageLine(redacted.text).slice(0, 180);
-      var fence = "```";
-      while (redacted.text.indexOf(fence) >= 0) fence += "`";
-      var body = "Please add a record for this error.\n\n" + fence + "\n" + redacted.text.slice(0, 3000) + "\n" + fence + "\n";
-      var link = document.createElement("a");
-      link.className = "request-record";
-      link.rel = "noopener";
-      link.href = "https://github.com/" + repo.split("/").map(encodeURIComponent).join("/") + "/issues/new?title=" +
-        encodeURIComponent("Request: " + line) + "&body=" + encodeURIComponent(body);
-      link.textContent = "Request this error";
-      status.appendChild(document.createTextNode(" "));
-      status.appendChild(link);
-    }
-
-    function showRedacted(redacted) {
+    return function (redacted) {
       var hidden = window.ErrorSearchRedact ? window.ErrorSearchRedact.describe(redacted.found) : "";
       privacy.hidden = !hidden;
       if (!hidden) return;
-      privacySummary.textContent = "This page's address and title leave out " + hidden + ": what a copied link holds";
-      privacyText.textContent = redacted.text;
-    }
+      summary.textContent = "This page's address and title leave out " + hidden + ": what a copied link holds";
+      text.textContent = redacted.text;
+    };
+  }
 
-    // The address names the query whose results are shown, once they are.
-    function render(query, results) {
-      // The query goes in the fragment, never to the host (nor its logs): a ?q= is dropped.
-      // Both hold it redacted (search-redact.js), and the preview says what they hide.
-      var url = new URL(window.location.href);
-      var hidden = redacted(query);
-      url.searchParams.delete("q");
-      url.hash = window.ErrorSearchFilters ? window.ErrorSearchFilters.fragment(hidden.text, filters)
-        : query ? "q=" + encodeURIComponent(hidden.text) : "";
-      window.history.replaceState(null, "", url.toString());
-      showRedacted(hidden);
-      // ...and so does the title, with the paste's message line only, so each search in the history says which.
-      var shown = window.ErrorSearchRedact ? window.ErrorSearchRedact.messageLine(hidden.text) : "";
-      document.title = (shown ? "“" + (shown.length > 60 ? shown.slice(0, 59) + "…" : shown) + "” — " : "") + pageTitle;
-      renderedQuery = query;
-      list.textContent = "";
-      weak.textContent = "";
-      weak.hidden = true;
-      current = results;
-      var match = matchOf(results);
-      list.setAttribute("data-match", match);
-      related.hidden = true;
-      verdict.hidden = true;
-      verdict.textContent = "";
-      // Enter opens the first result only when it is a match; arrows choose one.
-      active = results.length && match !== "none" ? 0 : -1;
-      // An empty box needs no engine (it may not have loaded yet).
-      var analysed = query.trim() ? window.ErrorSearch.analyse(query) : null;
-      if (!analysed || (!analysed.core.length && !analysed.context.length)) {
-        setStatus(query.trim()
-          ? "That looks like noise only (timestamps, paths, numbers). Paste the message itself, or type a few words from it."
-          : "Type or paste an error message into the search box.");
-        return;
-      }
-      if (!results.length) {
-        setStatus("No results for “" + query.slice(0, 200) + "”. Try fewer words, check the spelling, or ");
-        var browse = document.createElement("a");
-        browse.href = status.getAttribute("data-browse") || ROOT;
-        browse.textContent = "browse by repository";
-        status.appendChild(browse);
-        status.appendChild(document.createTextNode("."));
-        addRequest(hidden);
-        return;
-      }
-      var split = window.searchCutoff(results);
-      current = split.strong;
-      var weaker = split.weak.length ? " (and " + split.weak.length + " weaker " + (split.weak.length === 1 ? "match" : "matches") + ")" : "";
-      if (match === "none") {
-        related.hidden = false;
-        setStatus(NO_MATCH + " " + current.length + (current.length === 1 ? " related record" : " related records") +
-                  weaker + " below share some of its words — ↑ ↓ choose one, Enter opens it.");
-        addRequest(hidden);
-      } else {
-        sayVerdict(status, match, current.length + (current.length === 1 ? " result" : " results") + weaker +
-                   " — Enter opens the first, ↑ ↓ move.");
-        verdict.textContent = VERDICT[match];
-        verdict.hidden = false;
-      }
-      renderItems(list, current, analysed, match);
-      weak.textContent = "";
-      weak.hidden = !split.weak.length;
-      if (split.weak.length) {
-        var fold = document.createElement("details");  // closed: one click shows them
-        var summary = document.createElement("summary");
-        summary.textContent = split.weak.length + " weaker " + (split.weak.length === 1 ? "match" : "matches") + ", sharing only common words";
-        fold.appendChild(summary);
-        var weakList = document.createElement("ol");
-        weakList.className = "search-results weak-results";
-        renderItems(weakList, split.weak, analysed, "none");
-        fold.appendChild(weakList);
-        weak.appendChild(fold);
-      }
-    }
+  /* "Request this error": a new issue in the dataset's repository, when the
+   * site names one, titled with the paste's message line and holding the
+   * paste, both redacted (what goes to GitHub is what a copied link holds). */
+  function addRequest(status, redacted) {
+    var repo = status.getAttribute("data-request-repo");
+    if (!repo || !window.ErrorSearchRedact) return;
+    var line = window.ErrorSearchRedact.messageLine(redacted.text).slice(0, 180);
+    var fence = "```";
+    while (redacted.text.indexOf(fence) >= 0) fence += "`";
+    var body = "Please add a record for this error.\n\n" + fence + "\n" + redacted.text.slice(0, 3000) + "\n" + fence + "\n";
+    var link = document.createElement("a");
+    link.className = "request-record";
+    link.rel = "noopener";
+    link.href = "https://github.com/" + repo.split("/").map(encodeURIComponent).join("/") + "/issues/new?title=" +
+      encodeURIComponent("Request: " + line) + "&body=" + encodeURIComponent(body);
+    link.textContent = "Request this error";
+    status.appendChild(document.createTextNode(" "));
+    status.appendChild(link);
+  }
 
-    /* `results` as items of `into`; with `match` a match, the first is the
-     * answer, and active (Enter opens it). */
-    function renderItems(into, results, analysed, match) {
-      results.forEach(function (result, i) {
-        if (!result.doc) return;  // its card is on its way (search.cards): shown when it comes
-        var words = decidingWords(analysed, result);
-        var stems = stemSet(words);
-        var item = document.createElement("li");
-        if (match !== "none" && i === 0) item.className = "active";
-        var link = document.createElement("a");
-        link.className = "result-title";
-        link.href = ROOT + encodeURI(result.doc[2]) + "?highlight=" + encodeURIComponent(words.join(" "));
-        var message = String(result.doc[0]);
-        if (message.length > TITLE_LIMIT) {
-          message = message.slice(0, TITLE_LIMIT - 1).replace(/\s+\S*$/, "") + "…";
-          link.title = result.doc[0];
-        }
-        appendMarked(link, message, stems);
-        item.appendChild(link);
-        var meta = document.createElement("span");
-        meta.className = "meta";
-        meta.textContent = result.doc[1] + " · " + result.doc[3];
-        item.appendChild(meta);
-        if (result.doc[4]) {
-          var summary = document.createElement("p");
-          summary.className = "result-summary";
-          appendMarked(summary, result.doc[4], stems);
-          item.appendChild(summary);
-        }
-        if (result.doc[8]) item.appendChild(fixLine(result.doc[8]));
-        setApart(into, item, i === 0, match, "h2");
-        into.appendChild(item);
-      });
+  /* A link's query into the search page's box, and searched (`run`). One
+   * longer than the engine reads (a link that holds a whole log) goes in as
+   * what the engine reads of it, once the engine is there: a megabyte in a
+   * textarea costs far more layout than the search. */
+  function fromAddress(input, query, run) {
+    function fill(text) {
+      input.value = text;
+      fitBox(input);
+      run();
     }
+    if (query.length <= ADDRESS_READ_LIMIT) return fill(query);
+    engineReady().then(function () { fill(window.ErrorSearch.read(query)); },
+                       function () { fill(query.slice(0, ADDRESS_READ_LIMIT)); });
+  }
+
+  /* The held results (`held`: {query, results, search}, the last search's
+   * pool) the filters leave, at most SHOWN, as a list to render: the
+   * engine's judgement holds for its first result only. */
+  function narrowed(held, query, filters) {
+    var F = window.ErrorSearchFilters, all = held && held.query === query ? held.results : [];
+    var shown = F ? F.apply(all, filters).slice(0, SHOWN) : all.slice(0, SHOWN);
+    shown.match = shown.length && shown[0] === all[0] ? all.match : "none";
+    return shown;
+  }
+
+  var POOL = 100;   // results a search keeps: the filters choose among them, and count them
+  var SHOWN = 20;   // results a list shows
+  var ADDRESS_READ_LIMIT = 20000;  // the engine's READ_LIMIT (search-paste.js), known before it loads
+
+  /* The search page: `parts` are its results' elements (search-results.js),
+   * `filterBox` holds the filters' controls. */
+  function searchPage(input, parts, filterBox) {
+    var filters = filtersInAddress(window.location);
+    var held = null;  // {query, results, search}: the last search's pool, which the filters narrow
+    var timer = null, renderedQuery = null, pageTitle = document.title;
+    var results = window.ErrorSearchResults.list(parts, window.ErrorSearchResults.PAGE);
+    var preview = redactionPreview(parts.status);
 
     function run() {
       var query = input.value;
@@ -393,71 +254,60 @@
       return searches.run(query);
     }
 
-    /* The held results the filters leave, as a list to render: the engine's
-     * judgement holds for its first result only. */
+    /* The held results the filters leave, shown, with the filters' controls. */
     function show(query) {
-      var F = window.ErrorSearchFilters, all = held && held.query === query ? held.results : [];
-      var shown = F ? F.apply(all, filters).slice(0, SHOWN) : all.slice(0, SHOWN);
-      shown.match = shown.length && shown[0] === all[0] ? all.match : "none";
-      render(query, shown);
+      var F = window.ErrorSearchFilters, hidden = nameInAddress(query, filters, pageTitle);
+      preview(hidden);
+      renderedQuery = query;
+      var state = results.render(query, narrowed(held, query, filters)).state;
+      if (state === "none" || state === "related") addRequest(parts.status, hidden);
       if (!F || !filterBox) return;
-      F.controls(filterBox, all, filters, held && held.search.meta.facets && held.search.meta.facets.languages, function (next) {
+      var names = held && held.search.meta.facets && held.search.meta.facets.languages;
+      F.controls(filterBox, held && held.query === query ? held.results : [], filters, names, function (next) {
         filters = next;
         var was = renderedQuery;
         show(was === null ? input.value : was);
         if (held && held.query === was) completeCards(was);
       });
-      if (F.active(filters)) {
-        status.appendChild(document.createTextNode(" Filtered by " + F.describe(filters, held &&
-          held.search.meta.facets && held.search.meta.facets.languages) + "."));
-        if (!filterBox.children.length) filterBox.hidden = true;
-      }
+      if (!F.active(filters)) return;
+      parts.status.appendChild(document.createTextNode(" Filtered by " + F.describe(filters, names) + "."));
+      if (!filterBox.children.length) filterBox.hidden = true;
     }
 
     /* Past the first screen, a result found by no word of its message has
      * its card fetched once the first screen is drawn; with a filter on,
      * every held result's, as the filter needs it. */
     function completeCards(query) {
-      var F = window.ErrorSearchFilters, all = held.results;
+      var F = window.ErrorSearchFilters, all = held.results, search = held.search;
       var wanted = F && F.active(filters) ? all : all.slice(0, SHOWN);
       if (wanted.every(function (r) { return r.doc; })) return;
-      var search = held.search;
       new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
         return search.cards(wanted);
       }).then(function () {
         if (input.value !== query || renderedQuery !== query || !held || held.query !== query) return;
-        var was = active;
+        var was = results.active();
         show(query);
-        if (was > 0 && was < list.children.length) move(was);
+        if (was > 0 && was < parts.list.children.length) results.move(was);
       }, function () {});
     }
 
     var searches = sharedSearch(function (query) {
       return engineReady().then(function (search) {
         if (input.value !== query) return false;  // a newer keystroke is on its way
-        return search.search(query, POOL).then(function (results) {
+        return search.search(query, POOL).then(function (found) {
           if (input.value !== query) return false;
-          held = { query: query, results: results, search: search };
+          held = { query: query, results: found, search: search };
           show(query);
           completeCards(query);
           return true;
         });
       }).catch(function (error) {
         if (input.value === query) {
-          setStatus("Search is unavailable: the search data could not be loaded (" + error.message + ").");
+          parts.status.textContent = "Search is unavailable: the search data could not be loaded (" + error.message + ").";
         }
         return false;  // the next input tries again
       });
     });
-
-    function move(step) {
-      var items = list.children;
-      if (!items.length) return;
-      if (active >= 0) items[active].classList.remove("active");
-      active = active < 0 ? (step > 0 ? 0 : items.length - 1) : (active + step + items.length) % items.length;
-      items[active].classList.add("active");
-      items[active].scrollIntoView({ block: "nearest" });
-    }
 
     // Someone on the search page is about to search: fetch the index now.
     input.addEventListener("focus", function () { engineReady().catch(function () {}); });
@@ -465,21 +315,17 @@
       clearTimeout(timer);
       timer = afterInput(event, run);
     });
-    // Arrows move through results, except inside a paste of several lines,
-    // where they move the caret until it is on the first or the last line.
+    // Arrows move through the results (but in a paste of several lines, see arrowStep).
     input.addEventListener("keydown", function (event) {
-      var value = input.value;
-      if (event.key === "ArrowDown" && value.indexOf("\n", input.selectionEnd) < 0) { event.preventDefault(); move(1); }
-      else if (event.key === "ArrowUp" && value.lastIndexOf("\n", input.selectionStart - 1) < 0) { event.preventDefault(); move(-1); }
+      var step = arrowStep(input, event);
+      if (step) { event.preventDefault(); results.move(step); }
     });
     input.form.addEventListener("submit", function (event) {
       event.preventDefault();
       clearTimeout(timer);
-      var shown = input.value === renderedQuery ? Promise.resolve() : run();
-      shown.then(function () {
-        if (current.length && active >= 0 && input.value === renderedQuery) {
-          window.location.href = list.children[active].querySelector("a").href;
-        }
+      (input.value === renderedQuery ? Promise.resolve() : run()).then(function () {
+        var chosen = results.chosen();
+        if (chosen && input.value === renderedQuery) window.location.href = chosen;
       });
     });
     // A #q= link followed from this page, or typed into its address, searches it.
@@ -487,33 +333,17 @@
       var query = queryInAddress(window.location);
       filters = filtersInAddress(window.location);
       if (query === input.value || query === renderedQuery) { if (held) show(renderedQuery); return; }
-      search(query);
+      fromAddress(input, query, run);
     });
     engineReady().catch(function () {});  // the search page will search: its code and meta.json load at once
-    search(queryInAddress(window.location));
-
-    /* A link's query into the box, and searched. One longer than the engine
-     * reads (a link that holds a whole log) goes in as what the engine reads
-     * of it, once the engine is there: a megabyte in a textarea costs far
-     * more layout than the search. */
-    function search(query) {
-      if (query.length <= ADDRESS_READ_LIMIT) return fill(query);
-      engineReady().then(function () { fill(window.ErrorSearch.read(query)); },
-                         function () { fill(query.slice(0, ADDRESS_READ_LIMIT)); });
-    }
-
-    function fill(query) {
-      input.value = query;
-      fitBox(input);
-      run();
-    }
+    fromAddress(input, queryInAddress(window.location), run);
   }
 
   // ---- Record pages: highlight the words searched for ------------------------
   /* Marks the searched words in the message and the raised source lines
    * only: elsewhere the page's prose shares the query's common words. */
   function highlightRecord(container, words) {
-    var stems = stemSet(words.split(/\s+/).filter(Boolean));
+    var stems = window.ErrorSearchResults.stemSet(words.split(/\s+/).filter(Boolean));
     if (!Object.keys(stems).length) return;
     var nodes = [];
     Array.prototype.forEach.call(container.querySelectorAll("h1, .source-code code > .raised"), function (part) {
@@ -523,7 +353,7 @@
     nodes.forEach(function (node) {
       if (!node.nodeValue.trim() || node.parentNode.closest("a.anchor, .ln")) return;
       var fragment = document.createDocumentFragment();
-      appendMarked(fragment, node.nodeValue, stems);
+      window.ErrorSearchResults.appendMarked(fragment, node.nodeValue, stems);
       if (fragment.childNodes.length > 1) node.parentNode.replaceChild(fragment, node);
     });
   }
@@ -612,8 +442,10 @@
     var input = document.getElementById("search-input");
     if (list && input) {
       input.setAttribute("aria-controls", "search-results");
-      searchPage(input, list, document.getElementById("search-status"), document.getElementById("search-weaker"),
-                 document.getElementById("search-related"), document.getElementById("search-verdict"),
+      searchPage(input, { list: list, status: document.getElementById("search-status"),
+                          weak: document.getElementById("search-weaker"),
+                          related: document.getElementById("search-related"),
+                          verdict: document.getElementById("search-verdict") },
                  document.getElementById("search-filters"));
     }
     var go = document.getElementById("go-status");
@@ -659,9 +491,7 @@
 
   // For the results panel of the other pages' boxes (search-panel.js): the same code, loaded once.
   window.ErrorSearchUI = { loadScripts: loadScripts, engineReady: engineReady, afterInput: afterInput,
-                          sharedSearch: sharedSearch, searchPageAddress: searchPageAddress,
-                          fixLine: fixLine, decidingWords: decidingWords, verdict: VERDICT,
-                          setApart: setApart, sayVerdict: sayVerdict };
+                          arrowStep: arrowStep, sharedSearch: sharedSearch, searchPageAddress: searchPageAddress };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
