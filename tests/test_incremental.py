@@ -324,7 +324,7 @@ def test_only_the_outcomes_file_the_state_names_is_read(tmp_path):
                       None, None, "Card.")
     stored.save_state(kept, {"outcomes": {"a.json": [[], summary, ["o/r/a/"], "k1"], "b.json": [[], None, [], None]}})
     digest = json.loads((kept / cache.STATE).read_text())["outcomes_digest"]
-    (key, (problems, read, paths, page_key)), (other, rejected) = previous_outcomes(kept, digest)
+    (key, (problems, read, paths, page_key)), (other, rejected) = previous_outcomes(kept, digest).entries
     assert (key, problems, paths, page_key) == ("a.json", [], ["o/r/a/"], "k1")
     assert (other, rejected) == ("b.json", [[], None, [], None])
     assert (read.source_file, read.id, read.repo, read.slug) == ("a.json", "a1", "o/r", "a")
@@ -334,9 +334,9 @@ def test_only_the_outcomes_file_the_state_names_is_read(tmp_path):
                     content + b'["c.json",[],[],null,null]\tnull\n'):
         (kept / cache.OUTCOME_FILE).write_bytes(damaged)
         with pytest.raises(OutcomesAltered):
-            list(previous_outcomes(kept, digest))
-    assert list(previous_outcomes(kept, "")) == []  # a state that names none
-    assert list(previous_outcomes(tmp_path / "none", digest)) == []
+            list(previous_outcomes(kept, digest).entries)
+    for none in (previous_outcomes(kept, ""), previous_outcomes(tmp_path / "none", digest)):  # a state that names none
+        assert none.file is None and list(none.entries) == []                                 # and no file
 
 
 def test_the_outcomes_file_is_read_only_by_a_rebuild_that_renders(tmp_path, monkeypatch):

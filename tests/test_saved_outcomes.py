@@ -36,11 +36,11 @@ def written(outcomes: dict) -> bytes:
 
 
 def read_back(folder) -> tuple[dict, OutcomesRead]:
-    opened: list = []
     digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
+    stored = previous_outcomes(folder, digest)
     outcomes = {key: [problems, whole(read), paths, page_key]
-                for key, (problems, read, paths, page_key) in previous_outcomes(folder, digest, opened)}
-    return outcomes, opened[0]
+                for key, (problems, read, paths, page_key) in stored.entries}
+    return outcomes, stored.file
 
 
 def saved(folder, outcomes: dict, unchanged: OutcomesRead) -> bytes:
@@ -98,7 +98,7 @@ def test_stored_summaries_are_written_back_as_read_whether_read_whole_or_not(tmp
     folder = tmp_path / "cache"
     stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
     digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
-    read = dict(previous_outcomes(folder, digest))
+    read = dict(previous_outcomes(folder, digest).entries)
     for key in ("a.json", "e.json"):
         whole(read[key][1])
     assert [outcome[1].whole is not None for outcome in read.values()] == [True, False, False, True]
@@ -111,7 +111,7 @@ def test_a_stored_summary_is_read_from_the_file_it_came_from_once_another_replac
     folder = tmp_path / "cache"
     stored.save_state(folder, {"outcomes": dict(OUTCOMES)})
     digest = json.loads((folder / cache.STATE).read_text())["outcomes_digest"]
-    read = dict(previous_outcomes(folder, digest))
+    read = dict(previous_outcomes(folder, digest).entries)
     stored.save_state(folder, {"outcomes": {**OUTCOMES, "a.json": [[], summary("a", "another"), ["a/"], "k1"]}})
     assert whole(read["a.json"][1]) == OUTCOMES["a.json"][1]
     assert read["b.json"][1].json() == inert_json(OUTCOMES["b.json"][1])

@@ -23,38 +23,52 @@ class OutcomesAltered(Exception):
     """The outcomes file is not the one the state names: none of it is reused."""
 
 
-def previous_outcomes(state_dir: Path, digest: str, opened: list | None = None) -> Iterator[tuple[str, list]]:
+class StoredOutcomes(NamedTuple):
+    """The outcomes file as previous_outcomes opened it."""
+    file: tuple[int, int, int, int] | None  # its identity(); None: no file, or none the state names
+    entries: Iterator[tuple[str, list]]     # read a line at a time as they are asked for
+
+
+def previous_outcomes(state_dir: Path, digest: str) -> StoredOutcomes:
     """Each record file's outcome as the build that wrote the output left it in
     `state_dir`, a line at a time (the file grows with the records, and is
     never parsed whole): its file key, and [problems, summary, paths, key], the
     summary a StoredSummary whose JSON is left in the file, kept open for it
     (OpenedFile). `digest` is the file's, as the state names it (save_state):
     at the end, or at a line that is not one, OutcomesAltered if the file is
-    not that one. `opened` gets the file's identity (OutcomesRead) once it is open.
+    not that one. The file is opened here, so its identity is known before
+    any entry is read (OutcomesRead).
     Read only after previous_manifest found the folder's marker ours."""
-    return _read(state_dir, digest, outcome_of_line, opened)
+    kept = _opened(state_dir, digest)
+    if kept is None:
+        return StoredOutcomes(None, iter(()))
+    return StoredOutcomes(identity(os.fstat(kept.descriptor)), _read(state_dir, kept, digest, outcome_of_line))
 
 
 def outcome_paths(state_dir: Path, digest: str) -> Iterator[list]:
     """The files each outcome of previous_outcomes names, its summary left unread."""
-    return _read(state_dir, digest, paths_of_line)
+    kept = _opened(state_dir, digest)
+    return iter(()) if kept is None else _read(state_dir, kept, digest, paths_of_line)
 
 
-def _read(state_dir: Path, digest: str, parse: Callable[[bytes, "OpenedFile", int], T],
-          opened: list | None = None) -> Iterator[T]:
-    """Each line of the outcomes file `parse`d, with the file, kept open, and
+def _opened(state_dir: Path, digest: str) -> OpenedFile | None:
+    """The outcomes file the state names by `digest`, open; None for none (a
+    state that names no outcomes file, an older version's) or no file."""
+    if not digest:
+        return None
+    try:
+        return OpenedFile(os.open(state_dir / OUTCOME_FILE, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
+    except OSError:
+        return None
+
+
+def _read(state_dir: Path, kept: OpenedFile, digest: str,
+          parse: Callable[[bytes, "OpenedFile", int], T]) -> Iterator[T]:
+    """Each line of the outcomes file `kept` `parse`d, with the file, kept open, and
     the line's offset in it; OutcomesAltered at the end, or at a line `parse`
     rejects (ValueError, TypeError), if the file is not the one whose `digest`
     the state names."""
-    if not digest:
-        return  # a state that names no outcomes file: an older version's
-    try:
-        kept = OpenedFile(os.open(state_dir / OUTCOME_FILE, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
-    except OSError:
-        return
     read, at = hashlib.sha256(), 0
-    if opened is not None:
-        opened.append(identity(os.fstat(kept.descriptor)))
     try:
         with os.fdopen(kept.descriptor, "rb", closefd=False) as lines:
             for line in lines:

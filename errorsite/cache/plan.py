@@ -45,10 +45,9 @@ class Reusable(NamedTuple):
 
 
 def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder: str, names: list[str],
-                      links: list[bool], sources: dict,
-                      read_outcomes: Callable[[], Iterable[tuple[str, object]]]) -> Reusable:
-    """The outcomes the previous build left (`read_outcomes()`, called only if
-    they can be used). A record file whose bytes did not change keeps its
+                      links: list[bool], sources: dict, stored: Iterable[tuple[str, object]]) -> Reusable:
+    """The outcomes the previous build left (`stored`, read only if they
+    can be used). A record file whose bytes did not change keeps its
     outcome: with the same code and settings, loading, validating and
     rendering it again would give the same problems, summary and pages, so it
     is not read at all. A symbolic link is always read: what it points to
@@ -61,7 +60,7 @@ def reusable_outcomes(previous: PreviousBuild, fingerprint: str, records_folder:
     place = {name: index for index, name in enumerate(names)} if previous.records_folder == records_folder else {}
     known, last_good, keys = {}, {}, {}
     try:
-        for name, entry in read_outcomes():  # each made into an Outcome as it is read: never all parsed at once
+        for name, entry in stored:  # each made into an Outcome as it is read: never all parsed at once
             outcome, index = built(entry), place.get(name)
             if outcome is None:
                 continue

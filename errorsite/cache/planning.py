@@ -18,7 +18,7 @@ from ..model import Outcome, Problem
 from .keys import file_key
 from .plan import GlobalPages, PreviousBuild, Reusable, comparable, reusable_outcomes, still_served, unchanged
 from .previous import Keep
-from .outcomes import OutcomesRead, previous_outcomes
+from .outcomes import OutcomesRead, StoredOutcomes, previous_outcomes
 from .stored import digests_file, load_digests, read_previous_build, save_digests
 
 
@@ -63,13 +63,15 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
             previous = stated.confirmed(inodes=False)
             if unchanged(previous, fingerprint, records_folder, sources, own_history):
                 return Plan(records_folder, records_root, names, sources, settled, stats, previous)
-        opened: list = []  # the outcomes file's identity, once it is open
-        reusable = reusable_outcomes(
-            claimed, fingerprint, records_folder, names, [file.is_link for file in files], sources,
-            lambda: previous_outcomes(state_dir, claimed.outcomes_digest, opened)) if use_cache else Reusable({}, {})
+        # Another fingerprint's outcomes are never read.
+        stored = previous_outcomes(state_dir, claimed.outcomes_digest) \
+            if use_cache and claimed.fingerprint == fingerprint else StoredOutcomes(None, iter(()))
+        reusable = reusable_outcomes(claimed, fingerprint, records_folder, names, [file.is_link for file in files],
+                                     sources, stored.entries)
         previous = stated.confirmed() if stated else PreviousBuild()
     reusable = still_served(reusable, previous.missing)
-    read = OutcomesRead(opened[0], frozenset(names[index] for index in reusable.known)) if opened else OutcomesRead()
+    read = OutcomesRead(stored.file, frozenset(names[index] for index in reusable.known)) if stored.file \
+        else OutcomesRead()
     return Plan(records_folder, records_root, names, sources, settled, stats, None, reusable,
                 previous.global_pages, previous.keep,
                 record_set(whole, stats) if whole else "", read, history_written(previous, fingerprint),
