@@ -344,3 +344,20 @@ def test_base_name_is_pathlibs(path):
     from pathlib import PurePosixPath
     from errorsite.markup.lexers import base_name
     assert base_name(path) == PurePosixPath(path).name
+
+
+def test_a_block_an_earlier_record_made_is_not_pushed_out_by_this_records_new_ones():
+    """`check` runs record after record in one process, and a dataset shares
+    blocks (a language's few typeGuard lines): a shared block made long ago
+    was pushed out of the made blocks by the record's own new ones, and the
+    record was reported as over its highlighting budget (717 of 5,000 bench
+    records, as many as the order of the records made it)."""
+    from errorsite.markup import code
+    code.forget_blocks()
+    lexer = PythonLexer()
+    shared = "isinstance(value, str)\n"
+    assert code.highlight_in_turn([(shared, lexer)]) == 1
+    for n in range(code._MADE_KEPT - 1):  # other records' blocks, made after it
+        assert code.highlight_in_turn([(f"x = {n}\n", lexer)]) == 1
+    assert code.highlight_in_turn([(shared, lexer), ("y = 1\n", lexer), ("z = 2\n", lexer)]) == 3
+    code.forget_blocks()
