@@ -159,9 +159,7 @@ def build_site(records_dir: Path, out_dir: Path, base_url: str, settings: BuildS
     planned = plan_records(records_dir, out_dir, begun, settings, None)
     plan = planned.plan
     if plan.unchanged:
-        result = unchanged_site(plan.unchanged, settings, planned.timings)
-        sweep_leftovers(out_dir, begun.state_dir, settings.report)
-        return result._replace(notes=skipped_notes(planned.skipped))
+        return left_as_it_is(out_dir, begun, settings, planned)
     history = url_history(settings.previous_manifest or urls.output_file(out_dir, urls.URLS_PATH), settings.report,
                           plan.history_written)
     given = RecordsIn(len(planned.unread) + len(planned.found), plan.sources, plan.records_folder, plan.global_pages,
@@ -208,6 +206,16 @@ def written(out_dir: Path, pages: Generator[Page | Reuse, None, Built], begun: S
     if result.written:
         save_trusted_stats(begun.state_dir, planned.plan, built.records.digests)
     return result._replace(timings={**planned.timings, **result.timings}, notes=skipped_notes(planned.skipped))
+
+
+def left_as_it_is(out_dir: Path, begun: Start, settings: BuildSettings, planned: Planned) -> BuildResult:
+    """unchanged_site; the leftovers of dead builds swept, and the trusted
+    stats saved, as after a build that writes."""
+    result = unchanged_site(planned.plan.unchanged, settings, planned.timings)
+    sweep_leftovers(out_dir, begun.state_dir, settings.report)
+    if result.written:
+        save_trusted_stats(begun.state_dir, planned.plan, {})
+    return result._replace(notes=skipped_notes(planned.skipped))
 
 
 def record_outcomes(begun: Start, planned: Planned) -> Iterator[ShardEntry]:
