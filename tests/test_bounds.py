@@ -25,6 +25,8 @@ from errorsite.markup.code import _PLAIN_LEXER
 from errorsite.plain import check_record as check
 from errorsite.validate import MAX_PROBLEMS
 
+HANG_GUARD = 120  # seconds: what no build of these few records takes unless it hangs; not a timing
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hostile" / "bounds"
 ROOT = Path(__file__).resolve().parent.parent
 BASE_URL = "http://127.0.0.1:1/errors/"
@@ -97,7 +99,7 @@ def test_each_bound_drops_what_is_over_it_and_builds_the_record(tmp_path, name):
     records = records_with(tmp_path / "records", name)
     start = time.perf_counter()
     result, lines = build_quietly(records, tmp_path / "out", BASE_URL)
-    assert time.perf_counter() - start < 30
+    assert time.perf_counter() - start < HANG_GUARD
     assert lines == lines_of(records, name)
     assert result.written and result.records == 2
     page = page_of(tmp_path / "out", name)
@@ -108,7 +110,7 @@ def test_a_stalling_lexer_is_stopped_and_its_blocks_shown_as_plain_text(tmp_path
     records = records_with(tmp_path / "records", "scala-backslashes.json", "snippet-backslashes.json")
     start = time.perf_counter()
     result, lines = build_quietly(records, tmp_path / "out", BASE_URL)
-    assert time.perf_counter() - start < 2 * HIGHLIGHT_SECONDS + 10
+    assert time.perf_counter() - start < HANG_GUARD  # a hang guard: the budget counts CPU time, a busy machine stretches the clock
     assert sorted(lines) == sorted(lines_of(records, "scala-backslashes.json") + lines_of(records, "snippet-backslashes.json"))
     assert result.written and result.records == 3
     html = page_of(tmp_path / "out", "scala-backslashes.json").read_text("utf-8")
@@ -135,7 +137,7 @@ def test_a_stalling_lexer_is_stopped_in_a_build_run_from_a_thread(tmp_path):
     start = time.perf_counter()
     thread.start()
     thread.join(120)
-    assert not thread.is_alive() and time.perf_counter() - start < HIGHLIGHT_SECONDS + 20
+    assert not thread.is_alive() and time.perf_counter() - start < HANG_GUARD
     result, lines = done["built"]
     assert lines == lines_of(records, "scala-backslashes.json")
     assert result.written and result.records == 2
@@ -149,7 +151,7 @@ def test_a_stalling_lexer_is_stopped_in_pool_workers(tmp_path):
         good_record(records, f"good-{i:03}")
     start = time.perf_counter()
     result, lines = build_quietly(records, tmp_path / "out", BASE_URL, jobs=2)
-    assert time.perf_counter() - start < 120
+    assert time.perf_counter() - start < HANG_GUARD
     assert lines == lines_of(records, "scala-backslashes.json")
     assert result.written and result.records == 222
 
