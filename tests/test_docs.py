@@ -69,3 +69,10 @@ def test_the_readme_and_docs_speak_to_a_newcomer():
     internal = re.compile(r"this \d-core machine|\b[Ii]ssue \d+\b|build\.py[^\n`]*\.\./shared")
     said = {page.name: internal.findall(page.read_text("utf-8")) for page in pages}
     assert {name: found for name, found in said.items() if found} == {}
+
+
+def test_the_readme_and_the_architecture_draw_one_pipeline():
+    def drawn(page):
+        text = (ROOT / page).read_text("utf-8")
+        return re.findall(r"^```\n([^\n`]* → [^\n`]*)\n```$", text, re.M)
+    assert drawn("README.md") == drawn("docs/architecture.md") != []
