@@ -81,6 +81,10 @@ CASES = {
     "100 KB ERROR before a tag": ("cannot open {path}", "cannot open a/b/c.txt", "E" * 100_000 + "rror: [x]"),
     "1 MB one-line paste of words": ("cannot open {path}", "cannot open a/b/c.txt",
                                      "Error: " + " ".join(["alpha", "beta", "cannot", "open"] * 62_500)[:1_000_000]),
+    # The shapes a probe pasted and linked (2 MB each), bench/long_paste.py's PROBES.
+    **{f"2 MB of {unit.strip()[:12]!r}": ("cannot open {path}", "cannot open a/b/c.txt", (unit * (2_000_000 // len(unit)))
+                                         + "\nError: cannot open a/b/c.txt")
+       for unit in ("a ", "Error: ", "a.", "a-", "x@", "    at Object.<anonymous> (/app/node_modules/lib/index.js:10:15)\n")},
 }
 
 SEARCH = ("([index, docs, names, rules, q]) => new ErrorSearch(index, docs, names, rules).search(q, 10)"
