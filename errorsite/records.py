@@ -19,7 +19,7 @@ import jinja2
 from . import lexing, urls
 from .cache.keys import record_key
 from .load import RawRecord, load_file, read_record_bytes
-from .markup.code import Blocks, forget_blocks, taken_blocks, use_blocks
+from .markup import NO_BLOCKS, Blocks
 from .model import Outcome, Page, Problem, Record, Reuse, Summary
 from .spread import LARGEST_CHUNK, SERIAL_SECONDS, in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
@@ -71,8 +71,8 @@ class Worker:
         against one record at a time, alternated: 1.87-1.96 -> 1.61-1.71
         CPU-ms a record, and 4% less again with validating apart; 10k builds:
         the workers 9.5% less CPU (docs/performance.md). A record's
-        highlighted blocks go with it from the check to its files, and no
-        other record's are kept (markup.code.forget_blocks)."""
+        highlighted blocks go with it from the check to its files
+        (plain.Shown), and no other record's."""
         raws = [load_file(path, self.root) for path in paths]
         checks = [None if raw.problem else check(raw.path, raw.data) for raw in raws]
         firsts = [self._shown(path, raw, checked) for path, raw, checked in zip(paths, raws, checks)]
@@ -83,13 +83,13 @@ class Worker:
         """The record as its page shows it (plain.shown_plain: its code
         highlighted, the blocks taken along), or the outcome of a file that
         makes no record."""
+        blocks = NO_BLOCKS
         if checked is not None:
-            forget_blocks()
-            checked = shown_plain(checked)
+            checked, blocks = shown_plain(checked)
         if checked is None or checked.record is None:
             problems = [raw.problem] if checked is None else checked.problems
             return Outcome(problems, None, [], None, raw.digest, claimed_id(path, self.root, raw.data))
-        return _Valid(raw.path, checked.record, checked.problems, raw.digest, taken_blocks())
+        return _Valid(raw.path, checked.record, checked.problems, raw.digest, blocks)
 
     def _outcomes(self, valids: list[_Valid]) -> list[Outcome]:
         """Each valid record's outcome: its files made anew, or Reuses of the
@@ -115,9 +115,8 @@ class Worker:
 
     @staticmethod
     def _made(kind: FileKind, valid: _Valid, summary: Summary) -> Page | None:
-        use_blocks(valid.blocks)
         try:
-            return kind(valid.record, summary)
+            return kind(valid.record, summary, valid.blocks)
         except TemplateMissing:
             raise  # not this record's fault: every record needs its templates
         except jinja2.TemplateError as error:
@@ -132,7 +131,7 @@ class _Valid(NamedTuple):
     record: Record
     problems: list[Problem]
     digest: str | None
-    blocks: Blocks     # its code, highlighted (markup.code.taken_blocks)
+    blocks: Blocks     # its code, highlighted by its check (plain.Shown)
 
 
 CLAIMED_ID = re.compile(rb'"id"\s*:\s*"([A-Za-z0-9_-]{1,64})"')
@@ -157,26 +156,28 @@ def record_paths(record: Record, cards: bool = False) -> list[str]:
             urls.record_markdown_path(record), *([urls.record_card_path(record)] if cards and has_card(record) else [])]
 
 
-def record_files(env, record: Record, summary: Summary) -> list[Page]:
+def record_files(env, record: Record, summary: Summary, blocks: Blocks = NO_BLOCKS) -> list[Page]:
     """A record's own files, made from it alone: its page, its permalink,
     the record as JSON (also its oEmbed response) and as Markdown, and its
-    card image when `cards` is on (the order of record_paths)."""
-    return [page for kind in record_file_kinds(env) if (page := kind(record, summary)) is not None]
+    card image when `cards` is on (the order of record_paths). `blocks`: its
+    code as its check highlighted it, else its page highlights it."""
+    return [page for kind in record_file_kinds(env) if (page := kind(record, summary, blocks)) is not None]
 
 
-FileKind = Callable[[Record, Summary], "Page | None"]
+FileKind = Callable[[Record, Summary, Blocks], "Page | None"]
 
 
 def record_file_kinds(env) -> list[FileKind]:
     """What makes each of record_files', in their order; the card's makes
     None for a record whose card's font lacks its script (has_card)."""
     site, site_name, image_of = env.globals["site"], env.globals["site_name"], env.globals["unfurl_image_of"]
-    kinds = [lambda record, summary: record_page(env, record, summary),
-             lambda record, summary: permalink_page(env, summary),
-             lambda record, summary: record_json(site, record, oembed(site, site_name, record, image_of(record))),
-             lambda record, summary: record_markdown(site, record)]
+    kinds = [lambda record, summary, blocks: record_page(env, record, summary, blocks),
+             lambda record, summary, blocks: permalink_page(env, summary),
+             lambda record, summary, blocks: record_json(site, record,
+                                                         oembed(site, site_name, record, image_of(record))),
+             lambda record, summary, blocks: record_markdown(site, record)]
     if env.globals["cards"]:  # its bytes depend on its inputs alone: the writer keeps an unchanged one
-        kinds.append(lambda record, summary: card_page(record, site_name) if has_card(record) else None)
+        kinds.append(lambda record, summary, blocks: card_page(record, site_name) if has_card(record) else None)
     return kinds
 
 

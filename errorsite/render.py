@@ -10,8 +10,8 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls
-from .markup import (highlight_block, highlight_lines, lexer_for, line_counter_start, markdown, shorten, snippet_lexer,
-                     summary)
+from .markup import (NO_BLOCKS, Blocks, highlight_block, highlight_lines, lexer_for, line_counter_start, markdown,
+                     shorten, snippet_lexer, summary)
 from .text import isolate
 from .assets import SEARCH_ENGINE
 from .model import Page, Record, Summary, inert_json
@@ -181,22 +181,26 @@ def render(env: jinja2.Environment, template: str, path: str, **values) -> Page:
     return Page(path, html.encode("utf-8"))
 
 
-def record_page(env: jinja2.Environment, record: Record, summary: Summary | None = None) -> Page:
-    """`summary`: the record's, whose description the page shows rather than work it out again."""
+def record_page(env: jinja2.Environment, record: Record, summary: Summary | None = None,
+                blocks: Blocks = NO_BLOCKS) -> Page:
+    """`summary`: the record's, whose description the page shows rather than
+    work it out again; `blocks`: its code as its check highlighted it
+    (plain.Shown), which the page shows rather than lex it again."""
     path = urls.record_path(record)
     return render(env, "record.html", path, **record_values(env.globals["site"], record, path,
-                                                            env.globals["dataset_repo"], summary),
+                                                            env.globals["dataset_repo"], summary, blocks),
                   unfurl_image=env.globals["unfurl_image_of"](record))
 
 
 def record_values(site: urls.Site, r: Record, path: str, dataset_repo: str | None = None,
-                  summary: Summary | None = None) -> dict:
+                  summary: Summary | None = None, blocks: Blocks = NO_BLOCKS) -> dict:
     lexer = lexer_for(r.file_path)
     source_lines = []
     if r.source_code:
         source_lines = highlight_lines(r.source_code, lexer, r.source_start or 1, r.line_number, r.source_end,
-                                       plain="source_code" in r.plain_code)
-    code_blocks = [CodeBlock(anchor, title, highlight_block(code, snippet_lexer(code, r.file_path), attr in r.plain_code))
+                                       plain="source_code" in r.plain_code, made=blocks)
+    code_blocks = [CodeBlock(anchor, title, highlight_block(code, snippet_lexer(code, r.file_path), attr in r.plain_code,
+                                                            blocks))
                    for attr, anchor, title in CODE_SECTIONS if (code := getattr(r, attr))]
     prose = {
         "documentation": markdown(r.documentation or ""),

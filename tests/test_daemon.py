@@ -52,13 +52,12 @@ def test_code_is_highlighted_off_the_main_thread_as_on_it():
     import threading
 
     from errorsite.markup import lexer_for
-    from errorsite.markup.code import _made, highlight_block
+    from errorsite.markup.code import highlight_block
 
     for path, code in (("errorsite/model.py", "def f(x):\n    return x  # the end\n"),
                        ("templates/base.html", "<p class='a'>{{ x }}</p>\n"), ("src/lib.rs", "fn f() -> u8 { 1 }\n")):
         lexer = lexer_for(path)
         on_main = highlight_block(code, lexer)
-        _made.clear()  # made again, in the helper
         off_main = []
         thread = threading.Thread(target=lambda: off_main.append(highlight_block(code, lexer)))
         thread.start()

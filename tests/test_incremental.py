@@ -274,7 +274,7 @@ def test_a_record_read_again_keeps_its_pages_when_they_are_the_same(tmp_path, mo
     rendered = []
     real = records_module.record_page
     monkeypatch.setattr(records_module, "record_page",
-                        lambda env, record, summary: rendered.append(record.id) or real(env, record, summary))
+                        lambda env, record, *rest: rendered.append(record.id) or real(env, record, *rest))
     loaded = []
     real_load = records_module.load_file
     monkeypatch.setattr(records_module, "load_file", lambda path, root: loaded.append(path.name) or real_load(path, root))

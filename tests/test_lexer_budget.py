@@ -26,6 +26,7 @@ from errorsite.check import check as check_folder
 from errorsite.markup import code as markup_code, lexer_for
 from errorsite.spread import in_processes, serial_then_spread
 from errorsite.plain import check_record as check
+from errorsite.validate import check as validate
 from tests.conftest import build_quietly
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +54,6 @@ def lexer_runs(monkeypatch):
         runs.append(seconds)
         return real(seconds, function, *args)
     monkeypatch.setattr(markup_code.budget, "run", counted)
-    markup_code._made.clear()
     return runs
 
 
@@ -108,26 +108,40 @@ def test_off_the_main_thread_the_blocks_before_the_stall_keep_their_highlighting
     data = generate.record("late-stall", filePath="src/Main.scala", sourceCode="val ok = 1", sourceCodeStart=1,
                            sourceCodeEnd=1, lineNumber=1, exampleFix="val fine = 2", validationCode=stalling,
                            typeGuard="val guard = 3", tryCatchPattern=None)
-    markup_code._made.clear()
-    checked = []
-    thread = threading.Thread(target=lambda: checked.append(check("late.json", data)))
+    shown = []
+    thread = threading.Thread(target=lambda: shown.append(plain.shown_plain(validate("late.json", data))))
     thread.start()
     thread.join(HANG_GUARD)
     assert not thread.is_alive(), "hang guard: the helper process was not stopped by the budget"
-    assert [str(problem) for problem in checked[0].problems] == [
+    checked, blocks = shown[0]
+    assert [str(problem) for problem in checked.problems] == [
         f"late.json: validationCode: dropped: {STALLED}, and so is typeGuard"]
-    assert checked[0].record.plain_code == ("validation_code", "type_guard")
-    assert {code for code, _ in markup_code._made} == {"val ok = 1", "val fine = 2"}
+    assert checked.record.plain_code == ("validation_code", "type_guard")
+    assert {code for code, _ in blocks} == {"val ok = 1", "val fine = 2"}
 
 
-def test_a_block_already_made_costs_nothing_of_the_budget(lexer_runs, monkeypatch):
-    monkeypatch.setattr(plain, "HIGHLIGHT_SECONDS", 0.0)  # nothing left for a lexer to start with
+def test_a_block_a_record_holds_twice_is_lexed_once(lexer_runs, monkeypatch):
+    lexed = []
+    real = markup_code._highlight_anew
+    monkeypatch.setattr(markup_code, "_highlight_anew", lambda code, *rest: lexed.append(code) or real(code, *rest))
+    data = generate.record("twice", filePath="src/Main.scala", sourceCode="val ok = 1", sourceCodeStart=1,
+                           sourceCodeEnd=1, lineNumber=1, exampleFix="val ok = 1", validationCode=None,
+                           tryCatchPattern=None)
+    checked, blocks = plain.shown_plain(validate("twice.json", data))
+    assert checked.record.plain_code == () and lexed == ["val ok = 1"] and len(blocks) == 1
+    assert lexer_runs == [2.0]
+
+
+def test_a_block_another_record_made_is_made_again(lexer_runs, monkeypatch):
+    """No block is kept from one record to the next: what a record shows,
+    and whether its budget ran out, depends on that record alone."""
     data = generate.record("made", filePath="src/Main.scala", sourceCode="val ok = 1", sourceCodeStart=1,
                            sourceCodeEnd=1, lineNumber=1)
+    assert check("made.json", data).record.plain_code == ()
+    monkeypatch.setattr(plain, "HIGHLIGHT_SECONDS", 0.0)  # nothing left for a lexer to start with
+    markup_code.highlight_stalls("val ok = 1", lexer_for("src/Main.scala"))
     assert check("made.json", data).record.plain_code == ("source_code", "example_fix", "validation_code",
                                                            "try_catch_pattern")
-    markup_code.highlight_stalls("val ok = 1", lexer_for("src/Main.scala"))  # made, and kept
-    assert check("made.json", data).record.plain_code == ("example_fix", "validation_code", "try_catch_pattern")
 
 
 def test_a_budget_spent_starts_no_work_and_a_tiny_one_still_stops_it():

@@ -19,7 +19,8 @@ from pygments.token import Comment, Keyword, Name, Number, String, Text, Token, 
 
 from errorsite import lexing, records, urls
 from errorsite.markup import code as code_module, lexer_for, snippet_lexer
-from errorsite.render import SiteOptions
+from errorsite.plain import check_record
+from errorsite.render import SiteOptions, environment, record_page, summarize
 
 SHARED_RECORDS = Path(__file__).resolve().parents[2] / "shared" / "records"
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
@@ -238,18 +239,27 @@ def test_lexed_keeps_a_lexers_filters():
     assert ("DEF" in code_module._highlight(text, lexer)) and "def" not in code_module._highlight(text, lexer)
 
 
-def test_a_records_highlighted_blocks_are_kept_for_that_record_only():
-    """check then render reuse a record's blocks; the next record starts from none,
-    so that a corpus whose records share code is measured as real records are."""
+def test_a_records_blocks_are_lexed_once_for_it_and_its_page_is_as_highlighted_afresh(monkeypatch):
+    """check then render: the page shows the blocks its check made (plain.Shown),
+    each lexed once, the same bytes as a page that highlights its code itself;
+    the next record starts from none of them, so that a corpus whose records
+    share code is measured as real records are."""
     folder = (PROJECT / "tests" / "fixtures" / "mined" / "go" / "records").resolve()
     first, second = sorted(folder.glob("*.json"))[:2]
-    worker = records.Worker(urls.Site("http://localhost:8000/"), SiteOptions(), folder, "test", {})
+    site = urls.Site("http://localhost:8000/")
+    worker = records.Worker(site, SiteOptions(), folder, "test", {})
+    lexed = []
+    real = code_module._highlight_anew
+    monkeypatch.setattr(code_module, "_highlight_anew", lambda code, *rest: lexed.append(code) or real(code, *rest))
     worker(first)
-    worker(second)
-    kept = {code for code, _ in code_module._made}
-    second_record = json.loads(second.read_text())["record"]
-    assert kept and kept <= {code_module.line_ends(second_record[field]) for field in CODE_FIELDS
-                             if second_record.get(field)}
+    lexed.clear()
+    outcome = worker(second)
+    data = json.loads(second.read_text())
+    assert lexed and sorted(lexed) == sorted({code_module.line_ends(data["record"][field]) for field in CODE_FIELDS
+                                              if data["record"].get(field)})
+    monkeypatch.setattr(code_module, "_highlight_anew", real)
+    record = check_record(second.name, data).record
+    assert outcome.pages[0] == record_page(environment(site, options=SiteOptions()), record, summarize(record))
 
 
 def test_a_chunk_of_records_gives_what_each_alone_gives_and_lexes_each_records_blocks(tmp_path, monkeypatch):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 import pytest
 from hypothesis import example, given, settings, strategies as st
@@ -346,18 +347,35 @@ def test_base_name_is_pathlibs(path):
     assert base_name(path) == PurePosixPath(path).name
 
 
-def test_a_block_an_earlier_record_made_is_not_pushed_out_by_this_records_new_ones():
+def test_a_records_blocks_are_a_value_made_from_its_own_code_alone():
     """`check` runs record after record in one process, and a dataset shares
-    blocks (a language's few typeGuard lines): a shared block made long ago
-    was pushed out of the made blocks by the record's own new ones, and the
-    record was reported as over its highlighting budget (717 of 5,000 bench
-    records, as many as the order of the records made it)."""
+    blocks (a language's few typeGuard lines): when the made blocks were kept
+    across records, a shared block made long ago was pushed out by the
+    record's own new ones, and the record was reported as over its
+    highlighting budget, as many records as the order of the records made it.
+    Now each record's blocks are made for it and handed back, whatever came
+    before."""
     from errorsite.markup import code
-    code.forget_blocks()
     lexer = PythonLexer()
     shared = "isinstance(value, str)\n"
-    assert code.highlight_in_turn([(shared, lexer)]) == 1
-    for n in range(code._MADE_KEPT - 1):  # other records' blocks, made after it
-        assert code.highlight_in_turn([(f"x = {n}\n", lexer)]) == 1
-    assert code.highlight_in_turn([(shared, lexer), ("y = 1\n", lexer), ("z = 2\n", lexer)]) == 3
-    code.forget_blocks()
+    made, first = code.highlight_in_turn([(shared, lexer)])
+    assert made == 1 and dict(first) == {(shared, lexer): code._highlight(shared, lexer)}
+    for n in range(40):  # other records' blocks, made after it
+        assert code.highlight_in_turn([(f"x = {n}\n", lexer)])[0] == 1
+    made, blocks = code.highlight_in_turn([(shared, lexer), ("y = 1\r\n", lexer), ("z = 2\n", lexer)])
+    assert made == 3 and list(blocks) == [(shared, lexer), ("y = 1\n", lexer), ("z = 2\n", lexer)]
+    assert blocks[(shared, lexer)] == first[(shared, lexer)]
+    with pytest.raises(TypeError):
+        blocks[("w = 0\n", lexer)] = "<span>w</span>"  # a value: what the check made is what the page shows
+
+
+def test_a_page_shows_the_blocks_it_is_handed_and_highlights_any_other():
+    from errorsite.markup import code
+    lexer = PythonLexer()
+    _, blocks = code.highlight_in_turn([("x = 1\n", lexer)])
+    assert highlight_block("x = 1\n", lexer, made=blocks) == highlight_block("x = 1\n", lexer)
+    shown = MappingProxyType({("x = 1\n", lexer): "<b>as handed</b>\n"})
+    assert highlight_block("x = 1\n", lexer, made=shown) == "<b>as handed</b>"
+    assert highlight_lines("x = 1\n", lexer, made=shown)[0].html == "<b>as handed</b>"
+    assert highlight_block("x = 1\n", lexer, plain=True, made=shown) == "x = 1"
+    assert highlight_block("y = 2\n", lexer, made=shown) == highlight_block("y = 2\n", lexer)

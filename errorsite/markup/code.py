@@ -3,9 +3,9 @@ run under a time budget, the block shown as plain text when the lexer is too
 slow."""
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
-from typing import Iterable, Iterator, NamedTuple
+from types import MappingProxyType
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
@@ -33,6 +33,19 @@ _THEMES = ("default", "github-dark")  # light, and dark under prefers-color-sche
 # its number of blocks.
 HIGHLIGHT_SECONDS = 2.0  # of CPU time (budget.py): the same on a busy machine
 
+# A record's code blocks as highlighted: (code, lexer) → HTML, the code with
+# its line ends as Pygments reads them (text.line_ends). Made by the record's
+# check (plain.slow_code, through highlight_in_turn) and handed with the record
+# to its page, which shows them rather than lex them again. Only the record's
+# own: a block another record also holds is made for each, so what a record
+# shows, and whether its budget ran out, depends on that record alone (not on
+# the order records are checked in), and a corpus whose records share code, as
+# the bench's do, costs what a real dataset's would. The lexer is the key by
+# identity, which holds in the process that checks and renders the record:
+# lexer_for and snippet_lexer give one lexer a kind.
+Blocks = Mapping[tuple[str, Lexer], str]
+NO_BLOCKS: Blocks = MappingProxyType({})
+
 
 # Line numbers are a CSS counter (`ln`, one step per line), so a source line
 # carries its id and nothing more. HTML cannot start a counter at a number
@@ -56,51 +69,50 @@ def line_counter_css() -> str:
 
 
 def highlight_lines(code: str, lexer: Lexer, first: int = 1, marked: int | None = None,
-                    last: int | None = None, plain: bool = False) -> list[CodeLine]:
+                    last: int | None = None, plain: bool = False, made: Blocks = NO_BLOCKS) -> list[CodeLine]:
     """One CodeLine per source line. Pygments closes every span at a line end,
     so each line's HTML stands alone and can get its own anchor. A final
     newline ends the last line, unless the range (`first`..`last`) says the
-    line after it, blank, is part of the snippet. `plain`: escaped, not highlighted."""
+    line after it, blank, is part of the snippet. `plain`: escaped, not
+    highlighted. `made`: the record's blocks (Blocks), this one's HTML taken
+    from them when they hold it."""
     code = line_ends(code)
     count = len(code.removesuffix("\n").split("\n"))
     if last is not None and last - first + 1 == count + 1 and code.endswith("\n"):
         count += 1
-    lines = _code_html(code, lexer, plain).split("\n")[:count]
+    lines = _code_html(code, lexer, plain, made).split("\n")[:count]
     return [CodeLine(first + i, Markup(line), first + i == marked) for i, line in enumerate(lines)]
 
 
-def highlight_block(code: str, lexer: Lexer, plain: bool = False) -> Markup:
-    return Markup(_code_html(line_ends(code), lexer, plain).rstrip("\n"))
+def highlight_block(code: str, lexer: Lexer, plain: bool = False, made: Blocks = NO_BLOCKS) -> Markup:
+    return Markup(_code_html(line_ends(code), lexer, plain, made).rstrip("\n"))
 
 
 def highlight_stalls(code: str, lexer: Lexer, seconds: float = HIGHLIGHT_SECONDS) -> bool:
     """Whether `lexer` takes longer than `seconds` on `code`, so that the
     block is shown as plain text."""
-    return highlight_in_turn([(code, lexer)], seconds) == 0
+    return highlight_in_turn([(code, lexer)], seconds)[0] == 0
 
 
-def highlight_in_turn(blocks: list[tuple[str, Lexer]], seconds: float = HIGHLIGHT_SECONDS) -> int:
-    """Highlights the blocks one after the other within one budget of
-    `seconds` for them all, and keeps what it made for render; returns how
-    many came through before the budget ran out (the index of the block
-    stopped, or all of them). A block already made costs nothing. plain.py
-    asks, for a record's blocks; render then shows the same.
+def highlight_in_turn(blocks: list[tuple[str, Lexer]], seconds: float = HIGHLIGHT_SECONDS) -> tuple[int, Blocks]:
+    """Highlights a record's blocks one after the other within one budget of
+    `seconds` for them all: how many came through before the budget ran out
+    (the index of the block stopped, or all of them), and the ones made
+    (Blocks), for the record's page to show. A block the record holds twice
+    is made once.
 
     One timer for them all, not one a block: arming and disarming it cost
     6% of the record step (0.1 of 1.55 CPU-ms a record, bench.record_step)."""
     keys = [(line_ends(code), lexer) for code, lexer in blocks]
-    for key in keys:
-        if key in _made:  # made for an earlier record: kept, not pushed out by this one's new blocks
-            _made.move_to_end(key)
-    new = list(dict.fromkeys(key for key in keys if key not in _made))
+    new = list(dict.fromkeys(keys))
     try:
         made = budget.run(seconds, _highlight_each, [(code, type(lexer), lexer.options) for code, lexer in new]) \
             if new else []
     except budget.OverBudget:
         made = []  # spent before any block, or just as the last one ended
-    for key, html in zip(new, made):
-        _keep(key, html)
-    return next((index for index, key in enumerate(keys) if key not in _made), len(keys))
+    highlighted = dict(zip(new, made))
+    return (next((index for index, key in enumerate(keys) if key not in highlighted), len(keys)),
+            MappingProxyType(highlighted))
 
 
 def _highlight_each(blocks: list[tuple[str, type[Lexer], dict]]) -> list[str]:
@@ -115,62 +127,23 @@ def _highlight_each(blocks: list[tuple[str, type[Lexer], dict]]) -> list[str]:
     return made
 
 
-def _code_html(code: str, lexer: Lexer, plain: bool) -> str:
-    html = None if plain else _highlighted(code, lexer, HIGHLIGHT_SECONDS)
+def _code_html(code: str, lexer: Lexer, plain: bool, made: Blocks) -> str:
+    if plain:
+        return _highlight(code, _PLAIN_LEXER)
+    html = made.get((code, lexer))
+    if html is None:
+        html = _highlighted(code, lexer, HIGHLIGHT_SECONDS)
     return html if html is not None else _highlight(code, _PLAIN_LEXER)
 
 
-# plain.py times a record's code blocks, then render shows them: each is
-# lexed once. Only what was made is kept: a block stopped within what was left
-# of a record's budget may yet be made within another's.
-_made: OrderedDict[tuple[str, Lexer], str] = OrderedDict()
-_MADE_KEPT = 16  # blocks: more than a record has
-
-
-def forget_blocks() -> None:
-    """Forget the blocks made so far: a record's are kept for that record only.
-    Real records almost never share a block (5 of 632 in ../shared and the
-    mined sets), but the bench's corpus does (one in five, a language's few
-    typeGuard lines among them), where keeping them flattered our figures:
-    a build's work is measured as a real dataset's would be."""
-    _made.clear()
-
-
-Blocks = dict[tuple[str, Lexer], str]
-
-
-def taken_blocks() -> Blocks:
-    """The blocks made so far, forgotten here: a record checked before others
-    are (records.Worker) takes its own along to its rendering."""
-    blocks = dict(_made)
-    _made.clear()
-    return blocks
-
-
-def use_blocks(blocks: Blocks) -> None:
-    """These blocks, and no others, as the ones made so far (taken_blocks')."""
-    _made.clear()
-    _made.update(blocks)
-
-
 def _highlighted(code: str, lexer: Lexer, seconds: float) -> str | None:
-    """Pygments' HTML, or None when the lexer took longer than `seconds` (and was stopped)."""
-    key = (code, lexer)
-    if key in _made:
-        _made.move_to_end(key)
-        return _made[key]
+    """Pygments' HTML, or None when the lexer took longer than `seconds` (and
+    was stopped): a block its record's check did not make (a page rendered
+    without one)."""
     try:
-        html = budget.run(seconds, _highlight_anew, code, type(lexer), lexer.options)
+        return budget.run(seconds, _highlight_anew, code, type(lexer), lexer.options)
     except budget.OverBudget:
         return None
-    _keep(key, html)
-    return html
-
-
-def _keep(key: tuple[str, Lexer], html: str) -> None:
-    _made[key] = html
-    if len(_made) > _MADE_KEPT:
-        _made.popitem(last=False)
 
 
 def _highlight_anew(code: str, lexer_class: type[Lexer], options: dict) -> str:
