@@ -13,5 +13,5 @@ def test_each_part_is_timed_and_put_back():
     assert count == 5 and pickled > 0
     assert {"record_page", "load_file", "check: validating", "check: highlighting (the floor's work)"} <= set(spent)
     assert 0 < spent["record_page"] < total
-    assert spent["check: highlighting (the floor's work)"] < spent["check: what is shown plain"]
+    assert spent["check: highlighting (the floor's work)"] <= spent["check: what is shown plain"]  # a part of it
     assert {name: getattr(records, name) for name in originals} == originals  # the step is as it was

@@ -61,10 +61,13 @@ def test_in_the_main_thread_work_within_the_budget_returns_its_value():
     assert budget.run(1.0, backtracks, 10) is False
 
 
-def test_in_the_main_thread_a_backtracking_regex_is_stopped_on_time():
+def test_in_the_main_thread_a_backtracking_regex_is_stopped():
+    """Left alone, the regex would backtrack for longer than the universe has
+    run: it is stopped. The clock is a hang guard only, as the budget counts
+    CPU time and a busy machine stretches the wall time."""
     value, seconds = timed(budget.run, 0.3, backtracks, 60)
     assert isinstance(value, budget.OverBudget)
-    assert seconds < 1.0
+    assert seconds < 30
 
 
 def test_the_budget_is_cpu_time_not_the_clocks():
