@@ -41,7 +41,10 @@ def versions(files: dict[str, bytes]) -> dict[str, str]:
 
 
 def cache_headers(site: urls.Site) -> Page:
-    """`_headers` for Netlify and Cloudflare Pages: the static files, whose
-    links are versioned, may be cached for a year."""
-    return Page(urls.HEADERS_PATH, f"{site.href(urls.STATIC_PATH)}*\n"
-                                   "  Cache-Control: public, max-age=31536000, immutable\n".encode())
+    """`_headers` for Netlify and Cloudflare Pages: the static files and the
+    search files, whose links are versioned, may be cached for a year, so a
+    search reuses what an earlier one fetched without asking again. meta.json,
+    which names the version, is asked for again on every visit."""
+    folders = [urls.STATIC_PATH, *(urls.SEARCH_PATH + folder for folder in urls.SEARCH_VERSIONED)]
+    return Page(urls.HEADERS_PATH, "".join(f"{site.href(folder)}*\n  Cache-Control: public, max-age=31536000, immutable\n"
+                                           for folder in folders).encode())

@@ -92,6 +92,9 @@ TAGS_PATH = OWN + "tags/"
 TYPES_PATH = OWN + "types/"
 SEVERITIES_PATH = OWN + "severities/"
 SEARCH_PATH = OWN + "search/"
+# The search files a page fetches with `?v=<meta.json's version>`, a digest of them all:
+# a changed build gives each a new URL, so a browser may keep them (_headers).
+SEARCH_VERSIONED = ("t/", "v/", "c/", "d/")
 GO_PATH = OWN + "go/"           # /-/go/#q=<text>: the record of an error, from its text (go.html)
 GO_CODE_PATH = GO_PATH + "code/"  # /-/go/code/<code>/: the record of an error code, or its records (go-code.html)
 STATIC_PATH = OWN + "static/"
@@ -226,4 +229,4 @@ def feed_path(kind: str, repo: str | None = None) -> str:
     return f"{FEEDS_PATH}{repo_path(repo) if repo else ''}{kind}.xml"
 URLS_PATH = OWN + "urls.json"      # every URL this and earlier builds served (see redirects.py)
 REDIRECTS_PATH = "_redirects"      # the same moves as 301s, for Netlify and Cloudflare Pages
-HEADERS_PATH = "_headers"          # long caching of the (versioned) static files, for the same hosts
+HEADERS_PATH = "_headers"          # long caching of the versioned static and search files, for the same hosts
