@@ -55,8 +55,6 @@ LONG_MODULES = {
     "bench/quality.py",
     "errorsite/cli.py",
     "errorsite/model.py",
-    "errorsite/pipeline.py",
-    "errorsite/write/staging.py",
     "static/search-core.js",
     "static/search-data.js",
     "static/search-match.js",

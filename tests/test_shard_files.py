@@ -18,7 +18,7 @@ import pytest
 
 from errorsite.pipeline import BuildSettings, assemble, build, build_shard
 from errorsite.shards import ENTRIES_FILE, Shard, ShardError, unmade_entry
-from errorsite.write.staging import ForeignFile, copy_regular, link_shard_file
+from errorsite.write.files import ForeignFile, copy_regular, link_shard_file
 from tests.conftest import ROOT
 from tests.test_incremental import record_data, tree, write_records
 
