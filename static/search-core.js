@@ -213,6 +213,7 @@
     q.named = data.named(found, names);
     q.names = found;
     q.raised = paste.raisedIn(text, data.rules.facets && data.rules.facets.extensions);
+    q.owners = data.named(paste.errorOwners(text, data.rules.names), names);
     // A query of common words alone needs their postings: asked for with the words.
     var words = q.core.concat(q.context).map(stem);
     if (words.every(function (t) { return data.df(t) > data.rules.commonAbove; })) words.forEach(data.wants, data);

@@ -31,6 +31,10 @@
   var LAST_LINES = 3;         // a log's last lines, kept whatever they say
   var ANSI = /\x1b(?:\[[0-9;?]*[ -\/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
   var RUNNER_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z[^\S\n]/gm;
+  // syslog's and journalctl's `Apr 11 03:51:20 host program[123]: `, and
+  // the colours rsyslog writes out as `#033[41m`.
+  var JOURNAL_PREFIX = /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]+ [^\s:\[]+(?:\[\d+\])?:[^\S\n]/gm;
+  var ESCAPED_ANSI = /#033\[[0-9;?]*[ -\/]*[@-~]/g;
   // An error-looking line: a word errors use, a class named as raised
   // (`ValueError`, `requests.exceptions.InvalidSchema: `), a CI error mark,
   // or a stack frame (Python's, Java's and JavaScript's, Go's, Ruby's).
@@ -48,7 +52,8 @@
   function read(text) {
     text = String(text);
     if (text === lastRead.text) return lastRead.read;  // a split search asks again each round
-    var clean = text.replace(ANSI, "").replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(RUNNER_STAMP, "");
+    var clean = text.replace(ANSI, "").replace(ESCAPED_ANSI, "").replace(/\r\n?|[\u2028\u2029]/g, "\n")
+      .replace(RUNNER_STAMP, "").replace(JOURNAL_PREFIX, "");
     lastRead = { text: text, read: clean.length <= READ_LIMIT ? clean : errorBlocks(clean) };
     return lastRead.read;
   }
@@ -265,10 +270,13 @@
   // ---- Where the error was raised: the languages of the paste's frames ------
   // A stack frame or a panic's location names the source file the error
   // passed through: `File "x.py", line 3`, `at f (x.js:1:2)`, `at a.B(B.java:9)`,
-  // `at A.B() in x.cs:line 9`, `from x.rb:3:in`, `#0 x.php(12)`, `panicked at
+  // `at A.B() in x.cs:line 9`, `x.rb:3:in` (with `from` past the first), `#0 x.php(12)`, `panicked at
   // src/x.rs:1:2`, a goroutine's `\tx.go:12`. A log line's `x.go:82` is not one.
-  var RAISE_LINE = /^[^\S\n]*(?:File\s|at\s|from\s|#\d+\s)|\bpanicked at |^[^\S\n]+\S+\.go:\d+/;
+  var RAISE_LINE = /^[^\S\n]*(?:File\s|at\s|from\s|#\d+\s)|\bpanicked at |^[^\S\n]+\S+\.go:\d+|^[^\S\n]*\S+\.rb:\d+:in /;
   var SOURCE_AT = /[\w-]\.([A-Za-z]{1,6})(?:", line \d|:\d|\(\d|:line \d)/g;
+  // A .NET frame without a file names its method's parameters, typed, or
+  // none: `at Npgsql.ConnectorPool.Rent()`. Java's says where, or `(Unknown Source)`.
+  var DOTNET_FRAME = /^[^\S\n]*at [\w.`<>|$\[\],]+\((?!Unknown Source\)|Native Method\))(?:[\w.`<>\[\]]+ \w+(?:, [\w.`<>\[\]]+ \w+)*)?\)[^\S\n]*$/;
   var MAX_RAISE_LINES = 300;
 
   /* text → {language code: true}: the languages of the source files the
@@ -286,8 +294,31 @@
         var ext = m[1].toLowerCase();
         if (Object.prototype.hasOwnProperty.call(extensions, ext)) found[extensions[ext]] = true;
       }
+      if (DOTNET_FRAME.test(lines[i]) && extensions.cs) found[extensions.cs] = true;
     }
     return found;
+  }
+
+  // ---- Whose error it is: the library of the error's class -----------------
+  // `psycopg2.InterfaceError`, `Faraday::SSLError`, `Npgsql.NpgsqlException`:
+  // a class named with its library is that library's error, whatever
+  // another library's message it shares words with.
+  var QUALIFIED_CLASS = /(?:^|[^\w$.:])((?:[A-Za-z_$][\w$]*(?:\.|::))+)[A-Z][\w$]*(?:Error|Exception)\b(?!\()/gm;
+
+  /* text → {key: STRONG}: the libraries that qualify the error classes the
+   * paste names, past domain roots (`com.google.gson` is gson's), never a
+   * language's own (`java.lang`, `System`). `rules`: meta.json's `names`. */
+  function errorOwners(text, rules) {
+    var owners = Object.create(null), match;
+    QUALIFIED_CLASS.lastIndex = 0;
+    text = String(text).slice(0, 20000);
+    while ((match = QUALIFIED_CLASS.exec(text))) {
+      var parts = match[1].split(/\.|::/).filter(Boolean);
+      while (parts.length > 1 && rules.domains.indexOf(parts[0].toLowerCase()) >= 0) parts.shift();
+      if (rules.builtinRoots.indexOf(parts[0].toLowerCase()) >= 0) continue;
+      nameAliases(parts[0], rules).forEach(function (key) { addName(owners, key, STRONG); });
+    }
+    return owners;
   }
 
   // ---- Names: the libraries a paste names, for names.json -----------------
@@ -429,6 +460,7 @@
     messageLines: messageLines,
     pasteNames: pasteNames,
     raisedIn: raisedIn,
+    errorOwners: errorOwners,
     cutBeforeError: cutBeforeError,
     innermostFile: innermostFile,
     nameKey: nameKey,

@@ -387,7 +387,9 @@
    * holds enough of its distinctive words, "none" otherwise. Every rule asks
    * for a word of the message that is not common: "timed out" alone says
    * nothing. A record of a runtime other than the paste's frames' is
-   * none: its code did not raise the paste's error. Measured on real pastes
+   * none: its code did not raise the paste's error. So is one whose library
+   * the paste does not name, where its error's class is another library's.
+   * A code is exact unless the line around it says another message. Measured on real pastes
    * searched with and without their records (bench/quality.py): see
    * docs/search.md. */
   var MATCH = {
@@ -462,8 +464,12 @@
       ((said.substituted.length > 0 && said.substituted.length >= MATCH.substituted * said.aligned) ||
        said.requoted || said.head < (said.headOf >= 3 ? 2 : 1));
     var thin = said && !q.typed && said.head < said.headOf && said.aligned < MATCH.covered * Math.min(said.of, MATCH.coveredOf);
-    if (r.code) return other ? ["none", "code, another message"] : ["exact", "code"];
+    if (r.code) return other || thin ? ["none", "code, another message"] : ["exact", "code"];
     if (raisedElsewhere(engine, r, q)) return ["none", "raised elsewhere"];
+    // `psycopg2.InterfaceError: connection already closed` is psycopg2's error,
+    // not execnet's of the same words, when psycopg2 has records and the paste
+    // names execnet nowhere.
+    if (q.owners && q.owners.any && !q.owners.of(r.ref) && !r.named) return ["none", "another library's class"];
     var found = r.found === "exact" && said && said.empty ? "emptied" : r.found;
     var likely = function (rule) {
       return other ? ["none", rule + ", another message"] : thin ? ["none", rule + ", another line"] : ["likely", rule];
@@ -473,7 +479,10 @@
     // repository strongly and holds its pattern whole (`error: invalid argument:
     // {arg}` under a llama-server command line).
     if (h.rare < 1) {
-      if (classSays) return likely("common words, class");
+      // The class says it, unless the line has a distinctive word where the
+      // record has its own (`The payload is invalid.` is not `The MAC is invalid.`).
+      var reworded = r.agree && r.agree.substituted.length > 0;
+      if (classSays) return reworded ? ["none", "common words, class, another message"] : likely("common words, class");
       return found === "exact" && r.named >= 2 && r.literal >= MATCH.literal ? likely("common words, found, named")
         : ["none", "common words"];
     }
@@ -489,7 +498,8 @@
     }
     if (q.typed && everyWordNear(q, r)) return likely("typed");
     if (r.named >= 2 && h.share === 1 && h.rare >= 2) return likely("named, every word");
-    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare) return likely("rare words");
+    // Words alone are a match only where a message line of the paste has some of them.
+    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare && h.line > 0) return likely("rare words");
     if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return likely("words, line");
     return ["none", "nothing"];
   }

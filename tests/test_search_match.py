@@ -449,3 +449,83 @@ def test_a_long_paste_read_is_read_as_it_is_again(node_core):
         read, again = node_core.evaluate(
             "t => { const once = ErrorSearchPaste.read(t); return [once, ErrorSearchPaste.read(once + '')]; }", log)
         assert len(read) <= 20_000 and again == read and "ValueError: bad value" in read
+
+
+# ---- Whose message: the judge's near misses (tests/fixtures/near-misses/) ----
+
+def test_an_error_class_of_another_library_with_records_is_no_match(node_core):
+    """psycopg2 raises `connection already closed` too: a paste of its class is
+    not execnet's error, though the words are; a library the index lacks says nothing."""
+    records = [record("pytest-dev/execnet", "connection-already-closed", "connection already closed: default",
+                      "connection already closed: {gateway}", errorClass="OSError", filePath="execnet/gateway.py"),
+               record("psycopg/psycopg2", "can-t-adapt-type", "can't adapt type 'dict'", "can't adapt type '{name}'",
+                      errorClass="psycopg2.ProgrammingError", filePath="psycopg/adapter.c")]
+    found = search(node_core, records, "psycopg2.InterfaceError: connection already closed")
+    assert (found["hits"][0], found["match"]) == ("pytest-dev/execnet connection-already-closed", "none")
+    assert search(node_core, records, "OSError: connection already closed: default")["match"] == "exact"
+    assert search(node_core, records, "otherlib.InterfaceError: connection already closed: x")["match"] != "none"
+
+
+def test_a_code_beside_another_message_is_no_match(node_core):
+    """nlohmann's parse_error.101 is every syntax error's code: the message decides."""
+    records = [nlohmann(101, "syntax error while parsing {context} - invalid literal; last read: '{token}'"),
+               nlohmann(102, "parse error at {position}: missing or wrong low surrogate")]
+    other = ("[json.exception.parse_error.101] parse error at line 343, column 2: "
+             "syntax error while parsing value - unexpected '{'; expected end of input")
+    found = search(node_core, records, other)
+    assert (found["hits"][0], found["match"]) == ("nlohmann/json parse-error-101", "none")
+    own = ("[json.exception.parse_error.101] parse error at line 1, column 4: "
+           "syntax error while parsing value - invalid literal; last read: 'tru'")
+    assert search(node_core, records, own)["match"] == "exact"
+
+
+def test_a_class_named_with_a_line_of_other_words_is_no_match(node_core):
+    """`invalid` is common (in more than 100 records): the class is the evidence,
+    and the line's own word stands where the record has `MAC`."""
+    common = [record("acme/forms", f"invalid-field-{n}", f"Field number {n} is invalid.") for n in range(101)]
+    records = common + [
+        record("laravel/framework", "the-mac-is-invalid", "The MAC is invalid.",
+               errorClass="Illuminate\\Contracts\\Encryption\\DecryptException"),
+        record("laravel/framework", "no-key", "No application encryption key has been specified.",
+               errorClass="Illuminate\\Encryption\\MissingAppKeyException")]
+    head = "  [Illuminate\\Contracts\\Encryption\\DecryptException]\n"
+    found = search(node_core, records, head + "  The payload is invalid.")
+    assert (found["hits"][0], found["match"]) == ("laravel/framework the-mac-is-invalid", "none")
+    assert search(node_core, records, head + "  The MAC is invalid.")["match"] != "none"
+
+
+def test_a_journal_prefix_and_rsyslogs_colours_are_read_away(node_core):
+    paste = ("Apr 11 03:51:20 vps shop-example: #033[41m#033[30mfail#033[39m: Middleware[3]\n"
+             "Apr 11 03:51:20 vps shop-example: ---> System.TimeoutException: The operation has timed out.\n"
+             "Apr 11 03:51:20 vps shop-example: at Npgsql.ConnectorPool.Rent(TimeSpan timeout)")
+    read = node_core.evaluate("t => ErrorSearch.read(t)", paste)
+    assert read == "fail: Middleware[3]\n---> System.TimeoutException: The operation has timed out.\n" \
+                   "at Npgsql.ConnectorPool.Rent(TimeSpan timeout)"
+
+
+@pytest.mark.parametrize("frames, language", [
+    ("   at Npgsql.ConnectorPool.<>c__DisplayClass38_0.<<Rent>g__RentAsync|0>d.MoveNext()", "cs"),
+    ("   at LinqToDB.Data.DataConnection.EnsureConnectionAsync(CancellationToken cancellationToken)", "cs"),
+    ("\tat retrofit2.Utils.methodError(Unknown Source)\n\tat $Proxy1.a(Native Method)", None),
+    ("ruby/2.0.0/net/http.rb:918:in `connect': SSL_connect returned=1 (Faraday::SSLError)", "rb"),
+])
+def test_where_an_error_was_raised_from_frames_without_files_and_rubys_first_line(node_core, frames, language):
+    raised = node_core.evaluate("t => Object.keys(ErrorSearch.paste.raisedIn(t, {cs: 'cs', rb: 'rb', java: 'java'}))",
+                                frames)
+    assert raised == ([language] if language else []), raised
+
+
+def test_words_scattered_outside_the_message_lines_are_no_match(node_core):
+    """pip's externally-managed error holds `installed`, `try`, `passing` and
+    `package` in its help text, none in its message lines."""
+    records = [record("pallets/click", "is-not-installed", "'main' is not installed. Try passing 'package_name' instead.",
+                      "{package_name} is not installed. Try passing 'package_name' instead."),
+               record("pypa/pip", "subprocess-exited", "subprocess-exited-with-error")]
+    paste = ("error: externally-managed-environment\n\n"
+             "\u00d7 This environment is externally managed\n"
+             "\u2570\u2500> To install Python packages system-wide, try apt install python3-xyz.\n"
+             "    If you wish to install a package, it may be easiest to use pipx install xyz, which will\n"
+             "    manage a virtual environment for you. Make sure you have pipx installed.\n"
+             "note: You can override this by passing --break-system-packages.\n")
+    found = search(node_core, records, paste)
+    assert found["match"] == "none", found
