@@ -287,7 +287,7 @@
         if (input.value !== query || renderedQuery !== query || !held || held.query !== query) return;
         var was = results.active();
         show(query);
-        if (was > 0 && was < parts.list.children.length) results.move(was);
+        if (was >= 0 && was < parts.list.children.length) results.choose(was);  // the reader's choice stays
       }, function () {});
     }
 
