@@ -36,13 +36,13 @@
   var JOURNAL_PREFIX = /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]+ [^\s:\[]+(?:\[\d+\])?:[^\S\n]/gm;
   var ESCAPED_ANSI = /#033\[[0-9;?]*[ -\/]*[@-~]/g;
   // An error-looking line: a word errors use, a class named as raised
-  // (`ValueError`, `requests.exceptions.InvalidSchema: `), a CI error mark,
+  // (`ValueError`, `requests.exceptions.InvalidSchema: `, `Psych::BadAlias (`), a CI error mark,
   // or a stack frame (Python's, Java's and JavaScript's, Go's, Ruby's).
   var ERROR_LOOKING = new RegExp([
     /\b(?:errors?|exceptions?|panic(?:ked)?|fatal|traceback|fail(?:ed|ure)?|caused by|what\(\)|cannot|can't|unable|denied|refused|invalid|not found|no such)\b/.source,
     /\w(?:Error|Exception|Err)\b|##\[error\]|^::error/.source,
-    /(?:^|\s)(?:[a-z_]\w*\.)+[A-Z]\w*:[^\S\n]/.source,
-    /^[^\S\n]*(?:File "|at [\w$.<>\[\]\/]+[ (]|from \S+:\d+:in )|^[^\S\n]+\S+\.go:\d+/.source,
+    /(?:^|\s)(?:[a-z_]\w*\.)+[A-Z]\w*:[^\S\n]|(?:^|\s)(?:[A-Z]\w*::)+[A-Z]\w*(?::[^\S\n]| \()/.source,
+    /^[^\S\n]*(?:File "|at [\w$.<>\[\]\/]+[ (]|(?:from )?\S+\.rb:\d+:in )|^[^\S\n]+\S+\.go:\d+/.source,
   ].join("|"), "i");
   var BELONGS = /^[^\S\n]+\S|^\s*$|^(?:goroutine \d|Caused by|During handling|The above exception)/;
   var lastRead = { text: null, read: "" };
@@ -73,7 +73,12 @@
         size += line(i).length + 1;
       }
     };
-    take(lines.length - LAST_LINES, lines.length - 1);
+    // The log's last lines first, then what belongs to them above: the
+    // message over a stack or a tool's indented report at the end, however it reads.
+    var end = lines.length - LAST_LINES;
+    take(end, lines.length - 1);
+    while (end > 0 && lines.length - end < BLOCK_LINES && belongs(end - 1)) end--;
+    take(end - BESIDE, lines.length - 1);
     for (var i = lines.length - 1; i >= 0 && size < READ_LIMIT; i--) {
       if (keep[i] || !looks(i)) continue;
       var first = i, last = i;

@@ -451,6 +451,31 @@ def test_a_long_paste_read_is_read_as_it_is_again(node_core):
         assert len(read) <= 20_000 and again == read and "ValueError: bad value" in read
 
 
+def test_a_long_log_keeps_the_message_over_the_report_at_its_end(node_core):
+    """A message that reads like no error (`Your requirements could not be
+    resolved`, Psych's class) over an indented report or a stack at the log's
+    end is read with it, and the end is kept whatever the report's length."""
+    from bench.longlog import in_log
+    composer = ("Your requirements could not be resolved to an installable set of packages.\n\n"
+                "  Problem 1\n    - Root composer.json requires php ^8.1 but your php version (7.4.3) does not satisfy it.")
+    psych = ("Psych::DisallowedClass: Tried to load unspecified class: Date\n"
+             "  /usr/lib/ruby/3.2.0/psych/class_loader.rb:99:in `find'\n"
+             "  /usr/lib/ruby/3.2.0/psych/class_loader.rb:28:in `load'\n  (eval):2:in `date'")
+    for paste in (composer, psych):
+        read = node_core.evaluate("t => ErrorSearchPaste.read(t)", in_log(paste, "end", 26_000))
+        assert read.endswith(paste), read[-300:]
+    report = [f"  line {n} of a long indented report " + "x" * 300 for n in range(400)]
+    read = node_core.evaluate("t => ErrorSearchPaste.read(t)", in_log("\n".join(report), "end", 26_000))
+    assert read.endswith("\n".join(report[-3:])) and len(read) <= 20_000
+
+
+def test_rubys_and_phps_raised_classes_look_like_errors_in_the_middle_of_a_log(node_core):
+    from bench.longlog import in_log
+    for paste in ("Psych::BadAlias (Unknown alias: default):", "Psych::DisallowedClass: Tried to load unspecified class"):
+        read = node_core.evaluate("t => ErrorSearchPaste.read(t)", in_log(paste, "middle", 200_000))
+        assert paste in read
+
+
 # ---- Whose message: the judge's near misses (tests/fixtures/near-misses/) ----
 
 def test_an_error_class_of_another_library_with_records_is_no_match(node_core):
