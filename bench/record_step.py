@@ -19,7 +19,7 @@ from pathlib import Path
 
 from errorsite import lexing, plain, records, urls
 from errorsite.render import SiteOptions
-from errorsite.spread import LARGEST_CHUNK
+from errorsite.process.pool import LARGEST_CHUNK
 
 PARTS = {records: ("load_file", "check", "shown_plain", "record_key", "summarize", "record_page", "permalink_page",
                    "record_json", "record_markdown", "oembed"),

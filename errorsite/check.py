@@ -24,8 +24,8 @@ from typing import Iterator, NamedTuple
 from .load import check_not_empty, read_records
 from .logsafe import defuse, json_mark
 from .model import Problem
-from .spread import in_processes, serial_then_spread
 from .plain import check_record
+from .process.pool import in_processes, serial_then_spread
 from .validate import Checked, validate_all
 
 FORMATS = ("text", "json", "github")
@@ -50,7 +50,7 @@ def check(records_dir: Path, out: Path | None = None, jobs: int = 1) -> CheckRes
 
 def checked_files(raws: list, jobs: int) -> Iterator[Checked]:
     """Each readable file checked, in order: here, and in `jobs` processes
-    once that proves slow (spread.py), since a record's code may take its
+    once that proves slow (process/pool.py), since a record's code may take its
     whole highlighting budget, as in the build."""
     return serial_then_spread(raws, check_file, lambda rest: in_processes(check_file, rest, jobs), jobs)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from .cpus import usable_cpus
+from .process.cpus import usable_cpus
 from .render import SITE_DESCRIPTION, SITE_NAME, SiteOptions
 from .sitecard import MAX_FILE_BYTES, CardFile, card_file
 from .urls import PAGE_SIZE, normalize_base_url

@@ -21,7 +21,7 @@ from .cache.keys import record_key
 from .load import RawRecord, load_file, read_record_bytes
 from .markup import NO_BLOCKS, Blocks
 from .model import Outcome, Page, Problem, Record, Reuse, Summary
-from .spread import LARGEST_CHUNK, SERIAL_SECONDS, in_processes, serial_then_spread
+from .process.pool import LARGEST_CHUNK, SERIAL_SECONDS, in_processes, serial_then_spread
 from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .plain import shown_plain
 from .validate import Checked, check
@@ -182,7 +182,7 @@ def record_file_kinds(env) -> list[FileKind]:
 
 
 # Record files are independent and rendering them is the bulk of a build, so a
-# large build spreads them over worker processes (spread.in_processes, which
+# large build spreads them over worker processes (pool.in_processes, which
 # never kills one: a worker killed while it holds a lock of the queues would
 # leave the build waiting for ever); their outcomes come back in order, so the
 # output stays deterministic whatever the number of processes.
@@ -199,7 +199,7 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
         chunks = (todo[start:start + LARGEST_CHUNK] for start in range(0, len(todo), LARGEST_CHUNK))
         yield from _in_order(len(files), known, (outcome for chunk in chunks for outcome in in_turn(chunk)))
         return
-    if len(todo) < PARALLEL_THRESHOLD:  # in this process, a record at a time, unless it proves slow (spread.py)
+    if len(todo) < PARALLEL_THRESHOLD:  # in this process, a record at a time, unless it proves slow (process/pool.py)
         in_turn = serially(worker)
         yield from _in_order(len(files), known, serial_then_spread(
             todo, lambda path: in_turn([path])[0],
@@ -218,7 +218,7 @@ def serially(worker: Worker, after: float = SERIAL_SECONDS) -> Callable[[list[Pa
     or one CPU) of thousands of records then highlights as fast as a worker
     does, and a small one never pays for reading the lexers' rules. With more
     jobs, the records left go to worker processes by then
-    (spread.serial_then_spread)."""
+    (pool.serial_then_spread)."""
     started = time.monotonic()
 
     def chunk(paths: list[Path]) -> list[Outcome]:

@@ -1,4 +1,4 @@
-"""beside.Beside: a generator run in a process of its own, its items handed over one at a time."""
+"""background.Beside: a generator run in a process of its own, its items handed over one at a time."""
 from __future__ import annotations
 
 import os
@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from errorsite.finished import Finished
-from errorsite.beside import Beside, Outbox, alongside
+from errorsite.process.generator_result import Finished
+from errorsite.process.background import Beside, Outbox, alongside
 
 pytestmark = pytest.mark.slow  # each test starts a Python process
 

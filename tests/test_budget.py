@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from errorsite import budget
+from errorsite.process import budget
 
 
 def backtracks(n: int) -> bool:

@@ -1,11 +1,11 @@
 """The default number of processes: the CPUs a build may use, a container's
-CPU limit included (errorsite/cpus.py), read from a control-group tree made
+CPU limit included (errorsite/process/cpus.py), read from a control-group tree made
 here."""
 from __future__ import annotations
 
 import os
 
-from errorsite.cpus import cpu_quota, usable_cpus
+from errorsite.process.cpus import cpu_quota, usable_cpus
 
 
 def tree(tmp_path, own: str, files: dict[str, str]):

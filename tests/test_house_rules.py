@@ -198,15 +198,15 @@ def test_comments_carry_no_benchmark_figures():
 
 def architecture_layers() -> list[tuple[str, set[str]]]:
     """docs/architecture.md's layer table: (layer, its modules as test_layers names them), lowest first.
-    `x.py` and `x/` name module x; `__init__.py` is the package itself."""
+    `x.py` and `x/` name module x, `group/x.py` module group.x; `__init__.py` is the package itself."""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     section = text.split("## The layers", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ")][2:]   # past the head and its rule
     layers = []
     for row in rows:
         layer, modules = (cell.strip() for cell in row.strip("|").split("|")[:2])
-        names = re.findall(r"`([\w.]+?)(?:\.py|/)`", modules)
-        layers.append((layer, {"errorsite" if name == "__init__" else name for name in names}))
+        names = re.findall(r"`([\w./]+?)(?:\.py|/)`", modules)
+        layers.append((layer, {"errorsite" if name == "__init__" else name.replace("/", ".") for name in names}))
     return layers
 
 

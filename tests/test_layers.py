@@ -2,7 +2,8 @@
 import of every module (ast): a module imports only modules of lower layers
 (and its own subpackage), and never another module's private (`_name`)
 helpers. An import under `if TYPE_CHECKING:` is an annotation, never run,
-and is not counted."""
+and is not counted. A folder that groups modules by what they hold (GROUPS)
+is no layer: each module in it, or package, keeps a layer of its own."""
 from __future__ import annotations
 
 import ast
@@ -18,8 +19,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
 # but itself. docs/architecture.md holds the same table, row for row
 # (tests/test_house_rules.py compares them).
 LAYERS = [
-    ("values", {"errorsite", "model", "urls", "resources", "finished", "logsafe"}),
-    ("tools", {"budget", "beside", "tokens", "spread", "cpus", "lexing", "text", "template_errors"}),
+    ("values", {"errorsite", "model", "urls", "resources", "process.generator_result", "logsafe"}),
+    ("tools", {"process.budget", "process.background", "tokens", "process.pool", "process.cpus", "lexing", "text",
+               "template_errors"}),
     ("load", {"load"}),
     ("previous build", {"cache"}),
     ("validate", {"validate"}),
@@ -46,11 +48,26 @@ LAYERS = [
 ]
 LAYER = {unit: index for index, (_, units) in enumerate(LAYERS) for unit in units}
 
+# Folders that group modules of several layers by what they hold (the
+# process plumbing): no layer themselves, each module or package in one has
+# a layer of its own, so a folder never lets its modules import each other
+# against the layers.
+GROUPS = {"process"}
+
 
 def unit_of(module: str) -> str:
-    """errorsite.cache.keys → cache; errorsite → errorsite."""
+    """errorsite.cache.keys → cache; errorsite.pages.render → pages.render;
+    errorsite.tools.find.command → tools.find; errorsite → errorsite."""
     parts = module.split(".")
+    if len(parts) > 2 and parts[1] in GROUPS:
+        return ".".join(parts[1:3])
     return parts[1] if len(parts) > 1 else parts[0]
+
+
+def is_group(module: str) -> bool:
+    """errorsite.pages, a folder of GROUPS (its __init__.py), rather than a module of it."""
+    parts = module.split(".")
+    return len(parts) == 2 and parts[1] in GROUPS
 
 
 def module_of(path: Path) -> str:
@@ -81,8 +98,8 @@ def imports(path: Path) -> list[tuple[str, list[str], int]]:
             base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
             target = ".".join([*base, *([node.module] if node.module else [])]) if node.level else node.module
             names = [alias.name for alias in node.names]
-            if target == "errorsite" or (node.module is None and node.level):
-                # `from . import urls`: each name may be a module of its own
+            if target == "errorsite" or is_group(target) or (node.module is None and node.level):
+                # `from . import urls`, `from .pages import render`: each name may be a module of its own
                 found += [(f"{target}.{name}" if f"{target}.{name}" != "errorsite.__version__" else target, [], node.lineno)
                           for name in names]
             elif target and target.split(".")[0] == "errorsite":
@@ -109,9 +126,14 @@ def violations(importer: str, imported: str, names: list[str]) -> list[str]:
     return why
 
 
+def modules() -> list[Path]:
+    """Every module of the package but a group's __init__.py, a docstring alone."""
+    return [path for path in sorted(PACKAGE.rglob("*.py")) if not is_group(module_of(path))]
+
+
 @lru_cache(maxsize=1)
 def all_imports() -> list[tuple[str, str, list[str], int]]:
-    return [(module_of(path), target, names, line) for path in sorted(PACKAGE.rglob("*.py"))
+    return [(module_of(path), target, names, line) for path in modules()
             for target, names, line in imports(path)]
 
 
@@ -122,8 +144,16 @@ def test_every_import_keeps_to_the_layers():
 
 
 def test_every_module_has_a_layer():
-    units = {unit_of(module_of(path)) for path in PACKAGE.rglob("*.py")}
+    units = {unit_of(module_of(path)) for path in modules()}
     assert units - set(LAYER) == set()
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_a_group_is_a_folder_with_a_docstring(group):
+    """A group's __init__.py says what the folder holds, and holds nothing itself:
+    were it to import its modules, importing one would run every other."""
+    tree = ast.parse((PACKAGE / group / "__init__.py").read_text(encoding="utf-8"))
+    assert ast.get_docstring(tree) and len(tree.body) == 1
 
 
 def test_the_imports_are_read():

@@ -4,7 +4,7 @@ Pygments' Scala lexer once took 104 s to build and 102 s to `check`, -j 2 or
 not: each block had 2 s of its own, and so few records were built in one
 process. Now a record's blocks share one budget, the block that runs out and
 every one after it are shown plain with one warning, and a build or check
-that proves slow hands the records left to -j processes (spread.py).
+that proves slow hands the records left to -j processes (process/pool.py).
 
 No test here times anything: how many times a lexer is started, which
 process does the work, and what is reported say it."""
@@ -19,12 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import budget, plain, spread
+from errorsite import plain
 from errorsite import check as errorsite_check
 from errorsite import records as errorsite_records
 from errorsite.check import check as check_folder
 from errorsite.markup import code as markup_code, lexer_for
-from errorsite.spread import in_processes, serial_then_spread
+from errorsite.process import budget, pool
+from errorsite.process.pool import in_processes, serial_then_spread
 from errorsite.plain import check_record as check
 from errorsite.validate import check as validate
 from tests.conftest import build_quietly
@@ -102,7 +103,7 @@ def test_blocks_before_the_stall_keep_their_highlighting(lexer_runs):
 
 
 def test_off_the_main_thread_the_blocks_before_the_stall_keep_their_highlighting_too():
-    """There the blocks go to a helper process (budget.py), which answers
+    """There the blocks go to a helper process (process/budget.py), which answers
     with the ones it made before the budget ran out."""
     stalling = five_stalling()["record"]["sourceCode"]
     data = generate.record("late-stall", filePath="src/Main.scala", sourceCode="val ok = 1", sourceCodeStart=1,
@@ -153,7 +154,7 @@ def test_a_budget_spent_starts_no_work_and_a_tiny_one_still_stops_it():
         budget.run(1e-9, markup_code._highlight_anew, stalling, type(lexer), lexer.options)
 
 
-# ---- spread: serial while cheap, then in processes ------------------------------------
+# ---- pool: serial while cheap, then in processes --------------------------------------
 
 def test_quick_work_stays_in_this_process():
     spread_to = []
@@ -191,7 +192,7 @@ def test_a_consumer_that_stops_closes_the_processes():
 def test_processes_give_results_in_order_and_raise_a_failure():
     assert list(in_processes(abs, [-3, 2, -1, 0], 2)) == [3, 2, 1, 0]
     items = list(range(200, 0, -1))  # chunks of 6: each sorted by the function, given whole
-    size = spread.chunk_size(len(items), 2)
+    size = pool.chunk_size(len(items), 2)
     assert size > 1
     assert list(in_processes(sorted, items, 2, by_chunk=True)) == [
         item for start in range(0, len(items), size) for item in sorted(items[start:start + size])]
@@ -221,7 +222,7 @@ def test_check_spread_over_processes_reports_as_one_process_does(tmp_path, monke
     def recorded(function, items, jobs):
         spread_files.extend(Path(raw.path).name for raw in items)
         return in_processes(function, items, jobs)
-    monkeypatch.setattr(spread, "SERIAL_SECONDS", -1)  # the first file here, the others in processes
+    monkeypatch.setattr(pool, "SERIAL_SECONDS", -1)  # the first file here, the others in processes
     monkeypatch.setattr(errorsite_check, "in_processes", recorded)
     result = check_folder(records, jobs=2)
     assert spread_files == ["stalling-0.json", "stalling-1.json"]  # good.json was checked here
@@ -236,7 +237,7 @@ def test_a_small_build_that_proves_slow_renders_the_rest_in_processes(tmp_path, 
     def recorded(function, items, jobs, *start, **chunks):
         spread_files.extend(path.name for path in items)
         return in_processes(function, items, jobs, *start, **chunks)
-    monkeypatch.setattr(spread, "SERIAL_SECONDS", -1)  # the first file here, the others in processes
+    monkeypatch.setattr(pool, "SERIAL_SECONDS", -1)  # the first file here, the others in processes
     monkeypatch.setattr(errorsite_records, "in_processes", recorded)
     result, lines = build_quietly(records, tmp_path / "out", BASE_URL, jobs=2)
     assert spread_files == ["stalling-0.json", "stalling-1.json"]  # good.json was rendered here

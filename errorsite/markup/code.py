@@ -13,7 +13,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer
 from pygments.token import STANDARD_TYPES, Text, Whitespace, _TokenType
 
-from .. import budget
+from ..process import budget
 from ..text import line_ends
 
 
@@ -31,7 +31,7 @@ _THEMES = ("default", "github-dark")  # light, and dark under prefers-color-sche
 # block and the ones after it shown plain (plain.slow_code). One
 # budget a record, not a block, so that a record's work is bounded whatever
 # its number of blocks.
-HIGHLIGHT_SECONDS = 2.0  # of CPU time (budget.py): the same on a busy machine
+HIGHLIGHT_SECONDS = 2.0  # of CPU time (process/budget.py): the same on a busy machine
 
 # A record's code blocks as highlighted: (code, lexer) → HTML, the code with
 # its line ends as Pygments reads them (text.line_ends). Made by the record's

@@ -28,7 +28,7 @@ from ..cards import card_warnings
 from ..cache.outcomes import OutcomesRead
 from ..cache.stored import save_state
 from ..codes_guess import check_codes, codes_settled, served_codes, without_codes
-from ..finished import Finished
+from ..process.generator_result import Finished
 from ..load import (check_not_empty, load_static, parse_url_manifest, read_url_manifest, scan_records,
                    skipped_notes)
 from ..load.files import printable

@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
 from .. import urls
-from ..finished import Finished
+from ..process.generator_result import Finished
 from ..model import Page, Summary, inert_json
 from .buckets import js_order, names_in_order, repo_refs, shortest_between, vocabulary_pages
 from .index import FIELDS, result_doc, search_fields

@@ -24,8 +24,8 @@ from ..cache import MARKER
 from ..cache.folder import make_state_folder, state_folder
 from ..cache.previous import Keep
 from ..cache.stored import marker
-from ..finished import Finished
 from ..model import Page, Reuse
+from ..process.generator_result import Finished
 from .guard import OutputRefused, check_output, made_by_us
 from .spare import (carry_kept, describe_spare, finish_twin, keep_as_spare, spare_folder, spare_listing, take_spare,
                     twin_folder)

@@ -11,8 +11,8 @@ import multiprocessing.connection
 import threading
 from typing import Callable, Generator, Iterable, Iterator
 
-from .finished import Finished
-from .model import Page
+from ..model import Page
+from .generator_result import Finished
 
 
 class Beside:
