@@ -21,12 +21,12 @@ from typing import Callable
 import jinja2
 
 from . import __version__
-from .check import FORMATS, check, exit_status, report_lines, summary
+from .tools.check import FORMATS, check, exit_status, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
 from .load import NoRecordFiles, skipped_note
-from .logsafe import defuse
+from .tools.logsafe import defuse
 from .pipeline import BuildResult, BuildSettings, assemble, build, build_shard
-from .reporting import summary_line, timing_lines
+from .tools.reporting import summary_line, timing_lines
 from .records import RenderFailed
 from .shards import Shard, ShardError, parse_shard
 from .write import OutputRefused, WriteFailed
@@ -232,7 +232,7 @@ def run_build(args: argparse.Namespace, run: Callable[[], BuildResult]) -> int:
 
 
 def serve_command(argv: list[str]) -> int:
-    from .serve import serve  # imports watchfiles, which only serving needs
+    from .tools.serve import serve  # imports watchfiles, which only serving needs
 
     parser = parser_for("serve", "Build the site, serve it, and rebuild and reload open pages "
                         "when a record, template or static file changes.", SERVE_KEYS)
@@ -308,7 +308,7 @@ def check_command(argv: list[str]) -> int:
 
 
 def find_command(argv: list[str]) -> int:
-    from .find.command import command  # V8 (mini-racer) loads only for `find`
+    from .tools.find.command import command  # V8 (mini-racer) loads only for `find`
     return command(argv)
 
 

@@ -1,4 +1,4 @@
-"""The issue bot (action.yml, errorsite/bot.py; issue 41), on recorded event
+"""The issue bot (action.yml, errorsite/tools/bot.py; issue 41), on recorded event
 payloads (tests/fixtures/bot/) against a local fake of GitHub's REST API, with
 no network: a match gets one comment with the record's link and first
 solution, saying which verdict it acted on (exact or likely); an unsure
@@ -21,8 +21,8 @@ import pytest
 
 import yaml
 
-from errorsite.bot import MARKER, GitHub, answer, code_blocks, comment_body, inert, main, pastes, post_of
-from errorsite.find import Found, Result
+from errorsite.tools.bot import MARKER, GitHub, answer, code_blocks, comment_body, inert, main, pastes, post_of
+from errorsite.tools.find import Found, Result
 from tests.conftest import ROOT, SHARED_RECORDS, build_quietly, need_shared
 
 slow = pytest.mark.slow  # builds a site and starts V8 in subprocesses
@@ -208,13 +208,13 @@ def test_a_marker_past_the_first_page_of_comments_counts(site, github):
 def test_dry_run_prints_the_comment_and_calls_nothing(site, github, tmp_path):
     env = {**os.environ, "GITHUB_EVENT_PATH": str(EVENTS / "issues-opened-known-error.json"),
            "GITHUB_API_URL": github.url, "GITHUB_TOKEN": "t"}
-    done = subprocess.run([sys.executable, "-m", "errorsite.bot", "--site", site, "--dry-run"], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "errorsite.tools.bot", "--site", site, "--dry-run"], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("This looks like exactly this error: **[accepts at most 1 arg(s), received 2]")
     assert done.stdout.rstrip().endswith("errorsite bot: would comment") and github.requests == []
     # and for real, through the same command: one comment
-    done = subprocess.run([sys.executable, "-m", "errorsite.bot", "--site", site], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "errorsite.tools.bot", "--site", site], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout == "errorsite bot: commented\n", done.stderr
     assert len(posted(github)) == 1
@@ -258,7 +258,7 @@ def test_record_text_pings_no_one_and_links_no_issue():
 def test_the_action_runs_the_bot_with_its_inputs_from_the_environment():
     text = (ROOT / "action.yml").read_text("utf-8")
     assert "using: composite" in text and 'pip install -q "${GITHUB_ACTION_PATH}[find]"' in text
-    assert 'python -m errorsite.bot "${args[@]}"' in text
+    assert 'python -m errorsite.tools.bot "${args[@]}"' in text
     # inputs reach the script only through env: never ${{ }} inside `run`, where they would be shell code
     run_blocks = text.split("run: |")[1]
     assert "${{" not in run_blocks
@@ -303,7 +303,7 @@ def test_a_megabyte_post_of_fences_is_read_in_one_pass(shape):
     """Lines that open a fence nothing closes: a backtracking pattern scans to
     the end from each, so its time grows with the square of the post's length.
     The subprocess's timeout is only a guard against a hang, far above one pass."""
-    code = ("from errorsite.bot import Post, pastes\n"
+    code = ("from errorsite.tools.bot import Post, pastes\n"
             f"body = {shape!r} * (1_000_000 // {len(shape)})\n"
             "found = pastes(Post('o/r', 1, '', body, False))\n"
             "print(len(found), sum(map(len, found)))\n")
@@ -363,7 +363,7 @@ def test_an_issue_without_a_description_is_no_malformed_event():
 
 def test_the_bot_says_when_the_site_names_another_address_than_it_was_read_from(monkeypatch):
     """Its comment's links start with the address the site's pages name."""
-    from errorsite import bot
+    from errorsite.tools import bot
 
     class Named:
         address_note = "note: the site at https://a.example/ names its address as http://localhost:8000/: …"

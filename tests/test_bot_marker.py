@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from errorsite import bot
-from errorsite.bot import MARKER, GitHub, answer
-from errorsite.find import Found, Result
+from errorsite.tools import bot
+from errorsite.tools.bot import MARKER, GitHub, answer
+from errorsite.tools.find import Found, Result
 from tests.test_bot import event, github, posted  # noqa: F401 (github is a fixture)
 
 RESULT = Result(1, "accepts at most 1 arg(s), received 2", "spf13/cobra", "usage", "",

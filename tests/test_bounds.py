@@ -19,7 +19,7 @@ import pytest
 from markupsafe import Markup
 
 from tests.conftest import build_quietly
-from errorsite.check import check as check_folder
+from errorsite.tools.check import check as check_folder
 from errorsite.markup import HIGHLIGHT_SECONDS, highlight_lines
 from errorsite.markup.code import _PLAIN_LEXER
 from errorsite.plain import check_record as check

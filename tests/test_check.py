@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from errorsite.check import check, escape_data, escape_property, github_line, json_line, summary
+from errorsite.tools.check import check, escape_data, escape_property, github_line, json_line, summary
 from errorsite.model import Problem
 from tests.test_cli import BAD, GOOD
 from tests.test_config import run

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from errorsite import urls
-from errorsite.reporting import summary_line
+from errorsite.tools.reporting import summary_line
 from tests.conftest import ROOT, build_quietly, folder_reader, search_cards
 
 SLUG = "内存不足-错误-😀"

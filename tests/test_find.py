@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import pytest
 
-from errorsite.find import FindError, Finder, FolderSite, WebSite, open_site
+from errorsite.tools.find import FindError, Finder, FolderSite, WebSite, open_site
 from tests.conftest import BASE_PATH, ROOT, SHARED_RECORDS, Server, build_quietly, need_shared
 
 pytestmark = [pytest.mark.slow]

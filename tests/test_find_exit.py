@@ -1,5 +1,5 @@
 """`errorsite find`'s exit status in the fast loop: the command
-(errorsite/find/command.py) over a stub Finder, no V8 and no built site, one
+(errorsite/tools/find/command.py) over a stub Finder, no V8 and no built site, one
 test a documented status (docs/commands.md: 0 a match, exact or likely; 1
 no match; 2 an error, in one line on stderr). tests/test_find.py checks the
 same on a real site, slowly."""
@@ -9,8 +9,8 @@ import io
 
 import pytest
 
-from errorsite.find import FindError, Found, Result
-from errorsite.find import command as find_command
+from errorsite.tools.find import FindError, Found, Result
+from errorsite.tools.find import command as find_command
 
 RESULT = Result(1, "ERR max number of clients reached", "redis/redis", "runtime", "",
                 "https://example.org/errors/redis/redis/err-max/", "redis/redis/err-max/")

@@ -22,9 +22,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from errorsite.find import MAX_FILES, Deadline, FindError, FolderSite, WebSite
-from errorsite.find.sites import MAX_FILE_BYTES
-from errorsite.logsafe import _LINE_BREAKS
+from errorsite.tools.find import MAX_FILES, Deadline, FindError, FolderSite, WebSite
+from errorsite.tools.find.sites import MAX_FILE_BYTES
+from errorsite.tools.logsafe import _LINE_BREAKS
 from tests.conftest import ROOT, build_quietly
 
 BASE = "/errors/"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from errorsite.find import Deadline, FindError, Finder, FolderSite, Found, Result, WebSite, site_path
-from errorsite.find.command import explain_lines, text_output
+from errorsite.tools.find import Deadline, FindError, Finder, FolderSite, Found, Result, WebSite, site_path
+from errorsite.tools.find.command import explain_lines, text_output
 
 
 def test_without_mini_racer_it_says_how_to_install_it(tmp_path, monkeypatch):
@@ -78,7 +78,7 @@ def test_record_text_cannot_start_a_ci_command():
 def test_a_site_read_from_another_address_than_it_names_is_said_once():
     """find's and the bot's links start with the address the site's pages
     name: read from elsewhere (a mirror, a forgotten --base-url), they say so."""
-    from errorsite.find import address_note, same_address
+    from errorsite.tools.find import address_note, same_address
     site = WebSite("https://mirror.example.net/errors/")
     assert address_note(site, "http://localhost:8000/") == (
         "note: the site at https://mirror.example.net/errors/ names its address as http://localhost:8000/: "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from errorsite.reporting import overlay_heading, summary_line
+from errorsite.tools.reporting import overlay_heading, summary_line
 from tests.conftest import build_quietly
 from tests.test_incremental import record_data, tree, write_records
 

@@ -19,8 +19,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
 # but itself. docs/architecture.md holds the same table, row for row
 # (tests/test_house_rules.py compares them).
 LAYERS = [
-    ("values", {"errorsite", "model", "urls", "resources", "process.generator_result", "logsafe"}),
-    ("tools", {"process.budget", "process.background", "tokens", "process.pool", "process.cpus", "lexing", "text",
+    ("values", {"errorsite", "model", "urls", "resources", "process.generator_result", "tools.logsafe"}),
+    ("helpers", {"process.budget", "process.background", "tokens", "process.pool", "process.cpus", "lexing", "text",
                "template_errors"}),
     ("load", {"load"}),
     ("previous build", {"cache"}),
@@ -40,19 +40,19 @@ LAYERS = [
     ("the codes' guess", {"codes_guess"}),
     ("write", {"write"}),
     ("pipeline", {"pipeline"}),
-    ("commands", {"config", "check", "reporting", "find"}),
-    ("bot", {"bot"}),
-    ("serve", {"serve"}),
+    ("commands", {"config", "tools.check", "tools.reporting", "tools.find"}),
+    ("bot", {"tools.bot"}),
+    ("serve", {"tools.serve"}),
     ("cli", {"cli"}),
     ("main", {"__main__"}),
 ]
 LAYER = {unit: index for index, (_, units) in enumerate(LAYERS) for unit in units}
 
 # Folders that group modules of several layers by what they hold (the
-# process plumbing): no layer themselves, each module or package in one has
+# process plumbing, the tools beside the build): no layer themselves, each module or package in one has
 # a layer of its own, so a folder never lets its modules import each other
 # against the layers.
-GROUPS = {"process"}
+GROUPS = {"process", "tools"}
 
 
 def unit_of(module: str) -> str:
@@ -170,6 +170,8 @@ def test_the_imports_are_read():
     ("errorsite.links", "errorsite.browse", ["paginate"]),            # once real (issue 43): listing.py holds what both use
     ("errorsite.render", "errorsite.sitewide", []),
     ("errorsite.write.guard", "errorsite.pipeline", ["PROJECT"]),
+    ("errorsite.tools.check", "errorsite.tools.reporting", []),      # a group is no layer: its modules keep theirs
+    ("errorsite.process.pool", "errorsite.process.background", []),
     ("errorsite.browse", "errorsite.markup.code", ["_highlight"]),   # a private helper, though the layer is lower
 ])
 def test_an_import_against_the_layers_is_named(importer, imported, names):

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from errorsite import plain
-from errorsite import check as errorsite_check
+from errorsite.tools import check as errorsite_check
 from errorsite import records as errorsite_records
-from errorsite.check import check as check_folder
+from errorsite.tools.check import check as check_folder
 from errorsite.markup import code as markup_code, lexer_for
 from errorsite.process import budget, pool
 from errorsite.process.pool import in_processes, serial_then_spread

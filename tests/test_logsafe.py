@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from errorsite.check import github_line, json_line, text_line
-from errorsite.logsafe import ZERO_WIDTH_SPACE, defuse, json_mark
+from errorsite.tools.check import github_line, json_line, text_line
+from errorsite.tools.logsafe import ZERO_WIDTH_SPACE, defuse, json_mark
 from errorsite.model import Problem
 from tests.test_check import with_changes
 from tests.test_config import run

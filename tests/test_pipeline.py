@@ -16,7 +16,7 @@ from errorsite import urls
 from errorsite.model import Problem, Record, Summary, sharing_values
 from errorsite.pipeline import BuildResult, BuildSettings, build
 from errorsite.render import summarize
-from errorsite.reporting import summary_line
+from errorsite.tools.reporting import summary_line
 from errorsite.validate import validate
 from tests.conftest import build_quietly, search_cards, site_files
 

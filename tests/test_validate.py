@@ -15,7 +15,7 @@ import pytest
 from errorsite import urls
 from errorsite.load import RawRecord
 from errorsite.model import FIELDS, Problem, Record
-from errorsite.reporting import summary_line
+from errorsite.tools.reporting import summary_line
 from errorsite.validate import check, drop_duplicates, validate, validate_all
 from errorsite.validate.wording import short
 from tests.conftest import build_quietly, folder_reader, search_cards

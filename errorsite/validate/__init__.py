@@ -39,7 +39,7 @@ __all__ = ["Checked", "ID_RE", "MAX_ITEM", "MAX_ITEMS", "MAX_LABEL", "MAX_LINE",
 def validate_all(raws: list[RawRecord], checks: Callable[[list[RawRecord]], Iterable[Checked]] | None = None
                  ) -> tuple[list[Record], list[Problem]]:
     """Validate each file, then drop later duplicates of an id or a URL.
-    `checks` gives the Checked of each readable file, in order (check.py
+    `checks` gives the Checked of each readable file, in order (tools/check.py
     spreads them over processes); by default they are checked here."""
     readable = [raw for raw in raws if not raw.problem]
     checked_files = iter(checks(readable) if checks else (check(raw.path, raw.data) for raw in readable))

@@ -21,12 +21,12 @@ import re
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from .load import check_not_empty, read_records
+from ..load import check_not_empty, read_records
+from ..model import Problem
+from ..plain import check_record
+from ..process.pool import in_processes, serial_then_spread
+from ..validate import Checked, validate_all
 from .logsafe import defuse, json_mark
-from .model import Problem
-from .plain import check_record
-from .process.pool import in_processes, serial_then_spread
-from .validate import Checked, validate_all
 
 FORMATS = ("text", "json", "github")
 JSON_LINE = re.compile(r"invalid JSON at line (\d+) column (\d+)")

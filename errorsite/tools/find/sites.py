@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
-from .. import __version__, urls
+from ... import __version__, urls
 
 TIMEOUT = 30.0          # seconds for a whole search (--timeout)
 # Larger than any file a site makes: the largest, a common word's postings

@@ -15,12 +15,12 @@ from urllib.parse import urlsplit
 import jinja2
 import watchfiles
 
-from ..config import ConfigError, Settings
-from ..load import NoRecordFiles
-from ..pipeline import STATIC, BuildSettings, build
+from ...config import ConfigError, Settings
+from ...load import NoRecordFiles
+from ...pipeline import STATIC, BuildSettings, build
+from ...records import RenderFailed
+from ...render import TEMPLATES, template_error
 from ..reporting import overlay_heading, summary_line
-from ..records import RenderFailed
-from ..render import TEMPLATES, template_error
 from .handler import DevServer, Status
 
 

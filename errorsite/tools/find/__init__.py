@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
-from .. import urls
+from ... import urls
 from .sites import Deadline, FindError, FolderSite, Site, WebSite, checked, open_site  # noqa: F401 (the package's API)
 
 MAX_ROUNDS = 8          # as search-data.js: the data settles in two to four

@@ -1,7 +1,7 @@
 """A build's result as the lines the commands print (build, assemble, serve)."""
 from __future__ import annotations
 
-from .pipeline import BuildResult
+from ..pipeline import BuildResult
 
 
 def summary_line(result: BuildResult) -> str:

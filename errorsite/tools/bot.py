@@ -4,7 +4,7 @@ match, comments once with the record's link and first solution. When unsure
 it says nothing; it never comments twice on one issue (a hidden marker in its
 comment); with dry-run it prints the comment and posts nothing.
 
-    python -m errorsite.bot --site URL [--event FILE] [--dry-run] [--confidence exact|likely]
+    python -m errorsite.tools.bot --site URL [--event FILE] [--dry-run] [--confidence exact|likely]
 
 It reads the event GitHub Actions saved (GITHUB_EVENT_PATH), and talks to
 GITHUB_API_URL with GITHUB_TOKEN, through urllib alone. The paste never
@@ -23,9 +23,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
+from ..share import md_text, md_url, one_line
 from .find import Finder, FindError, Found, open_site
 from .logsafe import defuse
-from .share import md_text, md_url, one_line
 
 MARKER = "<!-- errorsite-bot -->"
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")  # a line that opens or closes a code block, and what follows the fence
@@ -248,7 +248,7 @@ def answer(event: dict, site: str, github: GitHub | None, confidence: str = "exa
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m errorsite.bot", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m errorsite.tools.bot", description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", required=True, help="the site's URL (or a built site's folder)")
     parser.add_argument("--event", default=os.environ.get("GITHUB_EVENT_PATH"), help="the event's JSON file")
     parser.add_argument("--dry-run", action="store_true", help="print the comment, post nothing")
