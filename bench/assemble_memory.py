@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from errorsite import pipeline, sitewide  # noqa: E402
+from errorsite import pipeline  # noqa: E402
+from errorsite.pages import sitewide  # noqa: E402
 
 MIB = 1024 * 1024
 peaks: list[int] = []  # each step's peak: tracemalloc has one peak, reset before each step

@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 from bench import measure, shaped  # noqa: E402
-from errorsite import cards  # noqa: E402
+from errorsite.pages import cards  # noqa: E402
 from errorsite.load import load_file  # noqa: E402
-from errorsite.render import SITE_NAME  # noqa: E402
+from errorsite.pages.render import SITE_NAME  # noqa: E402
 from errorsite.validate import check  # noqa: E402
 
 

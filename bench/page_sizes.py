@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from errorsite import urls  # noqa: E402
-from errorsite.browse import browse_pages  # noqa: E402
-from errorsite.codes import codes_index_pages  # noqa: E402
+from errorsite.pages.browse import browse_pages  # noqa: E402
+from errorsite.pages.codes import codes_index_pages  # noqa: E402
 from errorsite.model import inert_json  # noqa: E402
-from errorsite.render import environment, summarize  # noqa: E402
+from errorsite.pages.render import environment, summarize  # noqa: E402
 from errorsite.search import result_doc, search_pages  # noqa: E402
 from errorsite.validate import check  # noqa: E402
 

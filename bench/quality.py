@@ -317,7 +317,7 @@ def summaries(documents: list[dict]) -> list:
     thousands of distractors' time). They only ever drop a value to plain
     text, never a record, and a summary reads none of what they decide."""
     from errorsite import urls
-    from errorsite.render import summarize
+    from errorsite.pages.render import summarize
     from errorsite.validate import check
     found = []
     for n, document in enumerate(documents):

@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 from bench.floor import render as floor_page  # noqa: E402
 from errorsite import urls  # noqa: E402
 from errorsite.load import load_records  # noqa: E402
-from errorsite.render import environment, record_page  # noqa: E402
+from errorsite.pages.render import environment, record_page  # noqa: E402
 from errorsite.validate import validate_all  # noqa: E402
 
 

@@ -17,13 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from errorsite import lexing, plain, records, urls
-from errorsite.render import SiteOptions
+from errorsite import lexing, records, urls
+from errorsite.pages import plain_text
+from errorsite.pages.render import SiteOptions
 from errorsite.process.pool import LARGEST_CHUNK
 
 PARTS = {records: ("load_file", "check", "shown_plain", "record_key", "summarize", "record_page", "permalink_page",
                    "record_json", "record_markdown", "oembed"),
-         plain: ("slow_code", "check_markdown")}
+         plain_text: ("slow_code", "check_markdown")}
 LABELS = {"check": "check: validating", "shown_plain": "check: what is shown plain",
           "slow_code": "check: highlighting (the floor's work)", "check_markdown": "check: Markdown"}
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from errorsite import urls  # noqa: E402
 from errorsite.load import load_records  # noqa: E402
-from errorsite.render import summarize  # noqa: E402
+from errorsite.pages.render import summarize  # noqa: E402
 from errorsite.search import search_pages  # noqa: E402
 from errorsite.validate import validate_all  # noqa: E402
 

@@ -21,16 +21,16 @@ from typing import Callable
 import jinja2
 
 from . import __version__
-from .tools.check import FORMATS, check, exit_status, report_lines, summary
 from .config import KEYS, ConfigError, Settings, add_options, keys_help, resolve
 from .load import NoRecordFiles, skipped_note
-from .tools.logsafe import defuse
+from .pages.render import TemplateMissing, template_error
 from .pipeline import BuildResult, BuildSettings, assemble, build, build_shard
-from .tools.reporting import summary_line, timing_lines
 from .records import RenderFailed
 from .shards import Shard, ShardError, parse_shard
+from .tools.check import FORMATS, check, exit_status, report_lines, summary
+from .tools.logsafe import defuse
+from .tools.reporting import summary_line, timing_lines
 from .write import OutputRefused, WriteFailed
-from .render import TemplateMissing, template_error
 
 COMMANDS_HELP = """commands:
   python build.py [options]          build the site

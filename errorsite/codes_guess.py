@@ -13,10 +13,10 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from . import urls
 from .cache.keys import render_fingerprint
 from .cache.stored import served_fingerprint
-from .codes import has_codes
 from .model import StoredSummary, whole
+from .pages.codes import has_codes
+from .pages.render import SiteOptions
 from .recorded import RecordsDone, Report
-from .render import SiteOptions
 from .resources import STATIC
 from .shards import ShardEntry
 

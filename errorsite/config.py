@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from .pages.render import SITE_DESCRIPTION, SITE_NAME, SiteOptions
+from .pages.sitecard import MAX_FILE_BYTES, CardFile, card_file
 from .process.cpus import usable_cpus
-from .render import SITE_DESCRIPTION, SITE_NAME, SiteOptions
-from .sitecard import MAX_FILE_BYTES, CardFile, card_file
 from .urls import PAGE_SIZE, normalize_base_url
 from .validate.formats import repo_problems
 

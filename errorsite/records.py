@@ -1,5 +1,5 @@
 """Step 2 and 3 for each record file: load → validate, then what its page
-shows as plain text (plain.py) → render, on its own, in worker processes.
+shows as plain text (pages/plain_text.py) → render, on its own, in worker processes.
 What comes back is small (model.Outcome): the problems,
 the record's Summary for the global steps, its files (the page and its
 permalink, or Reuses of the previous build's), and the key they were made
@@ -21,14 +21,14 @@ from .cache.keys import record_key
 from .load import RawRecord, load_file, read_record_bytes
 from .markup import NO_BLOCKS, Blocks
 from .model import Outcome, Page, Problem, Record, Reuse, Summary
+from .pages.api import oembed, record_json
+from .pages.cards import card_page, has_card
+from .pages.links import permalink_page
+from .pages.plain_text import shown_plain
+from .pages.readable import record_markdown
+from .pages.render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
 from .process.pool import LARGEST_CHUNK, SERIAL_SECONDS, in_processes, serial_then_spread
-from .render import SiteOptions, TemplateMissing, environment, record_page, summarize, template_error
-from .plain import shown_plain
 from .validate import Checked, check
-from .cards import card_page, has_card
-from .links import permalink_page
-from .api import oembed, record_json
-from .readable import record_markdown
 
 
 class RenderFailed(Exception):
@@ -72,7 +72,7 @@ class Worker:
         CPU-ms a record, and 4% less again with validating apart; 10k builds:
         the workers 9.5% less CPU (docs/performance.md). A record's
         highlighted blocks go with it from the check to its files
-        (plain.Shown), and no other record's."""
+        (plain_text.Shown), and no other record's."""
         raws = [load_file(path, self.root) for path in paths]
         checks = [None if raw.problem else check(raw.path, raw.data) for raw in raws]
         firsts = [self._shown(path, raw, checked) for path, raw, checked in zip(paths, raws, checks)]
@@ -80,7 +80,7 @@ class Worker:
         return [next(made) if isinstance(first, _Valid) else first for first in firsts]
 
     def _shown(self, path: Path, raw: RawRecord, checked: Checked | None) -> Outcome | _Valid:
-        """The record as its page shows it (plain.shown_plain: its code
+        """The record as its page shows it (plain_text.shown_plain: its code
         highlighted, the blocks taken along), or the outcome of a file that
         makes no record."""
         blocks = NO_BLOCKS
@@ -131,7 +131,7 @@ class _Valid(NamedTuple):
     record: Record
     problems: list[Problem]
     digest: str | None
-    blocks: Blocks     # its code, highlighted by its check (plain.Shown)
+    blocks: Blocks     # its code, highlighted by its check (plain_text.Shown)
 
 
 CLAIMED_ID = re.compile(rb'"id"\s*:\s*"([A-Za-z0-9_-]{1,64})"')

@@ -162,7 +162,7 @@ API_PATH = OWN + "api/"
 API_REPOS_PATH = API_PATH + "repos.json"
 FEEDS_PATH = OWN + "feeds/"
 FEED_KINDS = ("new", "changed")  # by analyzedAt, by contentChangedAt
-CARD_IMAGE_PATH = OWN + "card.png"  # made from the site's title (sitecard.py): not under -/static/, cached for a year
+CARD_IMAGE_PATH = OWN + "card.png"  # made from the site's title (pages/sitecard.py): not under -/static/, cached for a year
 
 
 def permalink_path(record) -> str:
@@ -175,7 +175,7 @@ def record_json_path(record) -> str:
 
 
 def record_markdown_path(record) -> str:
-    """The record as Markdown, for coding agents and terminals (readable.py): `-/r/<id>.md`."""
+    """The record as Markdown, for coding agents and terminals (pages/readable.py): `-/r/<id>.md`."""
     return f"{PERMALINKS_PATH}{record.id}.md"
 
 
@@ -183,7 +183,7 @@ LLMS_PATH = "llms.txt"  # what the site holds and how to read it, for language m
 
 
 def record_card_path(record) -> str:
-    """The record's card image (cards.py), beside its permalink: it outlives renames too."""
+    """The record's card image (pages/cards.py), beside its permalink: it outlives renames too."""
     return f"{permalink_path(record)}card.png"
 
 
@@ -210,7 +210,7 @@ def go_code_path(error_code: str | None) -> str | None:
 
 
 def code_repo_path(repo: str) -> str:
-    """A repository's error codes (codes.py): `-/code/-/in/<owner>/<name>/`. No
+    """A repository's error codes (pages/codes.py): `-/code/-/in/<owner>/<name>/`. No
     code's page is `-/code/-/`: a code's segment never starts with "-"."""
     return f"{CODES_PATH}{OWN}in/{repo_path(repo)}"
 
@@ -227,6 +227,6 @@ def api_repo_path(repo: str) -> str:
 def feed_path(kind: str, repo: str | None = None) -> str:
     """`-/feeds/new.xml`, or a repository's `-/feeds/<owner>/<name>/new.xml`."""
     return f"{FEEDS_PATH}{repo_path(repo) if repo else ''}{kind}.xml"
-URLS_PATH = OWN + "urls.json"      # every URL this and earlier builds served (see redirects.py)
+URLS_PATH = OWN + "urls.json"      # every URL this and earlier builds served (see pages/redirects.py)
 REDIRECTS_PATH = "_redirects"      # the same moves as 301s, for Netlify and Cloudflare Pages
 HEADERS_PATH = "_headers"          # long caching of the versioned static and search files, for the same hosts

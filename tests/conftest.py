@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from errorsite.assets import ENGINE_PARTS
+from errorsite.pages.assets import ENGINE_PARTS
 from errorsite.pipeline import BuildSettings, build, build_shard
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,9 +78,9 @@ def site_files(records, site, static, options=None) -> dict[str, bytes]:
     """Every file of a site made in memory, as the pipeline makes it: the record
     pages and permalinks, then the global pages made from the records' summaries."""
     from errorsite.records import record_files
-    from errorsite.render import SiteOptions, environment, summarize
+    from errorsite.pages.render import SiteOptions, environment, summarize
     from errorsite.search import streamed_search
-    from errorsite.sitewide import GlobalInputs, History, sitewide_pages
+    from errorsite.pages.sitewide import GlobalInputs, History, sitewide_pages
     options = options or SiteOptions()
     env = environment(site, options=options)
     summaries = [summarize(record) for record in records]

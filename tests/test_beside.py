@@ -179,8 +179,8 @@ def test_a_global_step_stopped_early_ends_the_search_process_it_started_before_i
 
     from errorsite import urls
     from errorsite.model import Summary
-    from errorsite.render import SiteOptions
-    from errorsite.sitewide import BESIDE_THRESHOLD, GlobalInputs, History, sitewide_pages
+    from errorsite.pages.render import SiteOptions
+    from errorsite.pages.sitewide import BESIDE_THRESHOLD, GlobalInputs, History, sitewide_pages
 
     summaries = [Summary(source_file=f"r{n}.json", id=f"i{n}", repo="a/b", slug=f"r{n}", message=f"failure {n}",
                          pattern=None, error_code=None, error_type="usage", error_class=None, severity="error",
@@ -210,11 +210,12 @@ def test_with_other_summaries_than_the_previous_pages_the_search_data_starts_bef
     as with no previous pages, and the precise key waits for the pages; with
     the same summaries the key decides first, and a search process started
     for pages that then stand would be wasted."""
-    from errorsite import sitewide, urls
+    from errorsite import urls
+    from errorsite.pages import sitewide
     from errorsite.cache.previous import GlobalPages
     from errorsite.cache.keys import summaries_key
     from errorsite.model import Summary
-    from errorsite.render import SiteOptions
+    from errorsite.pages.render import SiteOptions
     from errorsite.search import streamed_search
 
     summaries = [Summary(source_file=f"r{n}.json", id=f"i{n}", repo="a/b", slug=f"r{n}", message=f"failure {n}",

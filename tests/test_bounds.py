@@ -22,7 +22,7 @@ from tests.conftest import build_quietly
 from errorsite.tools.check import check as check_folder
 from errorsite.markup import HIGHLIGHT_SECONDS, highlight_lines
 from errorsite.markup.code import _PLAIN_LEXER
-from errorsite.plain import check_record as check
+from errorsite.pages.plain_text import check_record as check
 from errorsite.validate import MAX_PROBLEMS
 
 HANG_GUARD = 120  # seconds: what no build of these few records takes unless it hangs; not a timing

@@ -1,4 +1,4 @@
-"""browse.py: listings, directories, pagination, home page, sitemap and robots.txt."""
+"""pages/browse.py: listings, directories, pagination, home page, sitemap and robots.txt."""
 from __future__ import annotations
 
 import copy
@@ -11,9 +11,9 @@ import pytest
 from markupsafe import escape
 
 from errorsite import urls
-from errorsite.browse import browse_pages, counted, group, paginate, robots, sitemap
+from errorsite.pages.browse import browse_pages, counted, group, paginate, robots, sitemap
 from errorsite.model import Record
-from errorsite.render import Link, environment, summarize
+from errorsite.pages.render import Link, environment, summarize
 from errorsite.validate import validate
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"
@@ -246,7 +246,7 @@ def test_robots_txt_points_to_the_sitemap():
 # --- the first solution on list rows, and a repository's overview (issue 42) ---------
 
 def test_first_fix_is_one_plain_line_of_the_first_solution_trimmed():
-    from errorsite.describe import FIX_LIMIT, first_fix
+    from errorsite.pages.describe import FIX_LIMIT, first_fix
     assert first_fix(make(1, solutions=["Use `model_dump()` **instead**. Then retry.\n\nMore."])) == \
         "Use model_dump() instead."
     long = first_fix(make(2, solutions=["word " * 80]))
@@ -280,7 +280,7 @@ def test_a_repository_page_opens_with_its_overview():
 
 
 def test_a_result_card_carries_the_first_fix_only_when_there_is_one():
-    from errorsite.render import summarize
+    from errorsite.pages.render import summarize
     from errorsite.search import result_doc
     assert result_doc(summarize(make(1)))[8] == "Remove the decorator and keep the class as a BaseModel"
     assert len(result_doc(summarize(make(2, solutions=None)))) == 8
@@ -300,8 +300,8 @@ def test_the_tags_index_is_a_to_z_under_initials_with_counts_and_a_filter_box():
 
 
 def test_thousands_of_tags_split_into_pages_under_100_kb_that_link_each_other():
-    from errorsite.browse import tag_index_pages
-    from errorsite.tag_index import index_runs
+    from errorsite.pages.browse import tag_index_pages
+    from errorsite.pages.tag_index import index_runs
     links = [Link(f"tag-{i:05d}-{'long' * (i % 12)}", urls.tag_path(f"tag-{i:05d}-{'long' * (i % 12)}"), i % 97 + 1)
              for i in range(30_000)]
     env = environment(SITE, 1)
@@ -320,8 +320,8 @@ def test_thousands_of_tags_split_into_pages_under_100_kb_that_link_each_other():
 
 
 def test_listing_paths_know_the_tags_index_pages():
-    from errorsite.links import listing_paths
-    from errorsite.tag_index import TAG_INDEX_BYTES, item_bytes
+    from errorsite.pages.links import listing_paths
+    from errorsite.pages.tag_index import TAG_INDEX_BYTES, item_bytes
     tags = [f"t{i:04d}" for i in range(TAG_INDEX_BYTES // item_bytes(Link("t0000", urls.tag_path("t0000"))) + 5)]
     records = [make(i, tags=tags[i * 30:(i + 1) * 30]) for i in range(len(tags) // 30 + 1)]
     made = pages_of(records)

@@ -14,9 +14,10 @@ import sys
 import pytest
 from PIL import Image
 
-from errorsite import cards, sitecard, urls
+from errorsite import urls
+from errorsite.pages import cards, sitecard
 from errorsite.config import ConfigError, parse_config
-from errorsite.render import SiteOptions
+from errorsite.pages.render import SiteOptions
 from tests.conftest import ROOT, SHARED_RECORDS, build_quietly, need_shared
 from tests.test_unfurl import BASE, PATH, RECORD_ID, TITLE, card, twitter
 

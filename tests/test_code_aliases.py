@@ -10,9 +10,9 @@ import os
 import pytest
 
 from errorsite import urls
-from errorsite.links import code_alias_pages
+from errorsite.pages.links import code_alias_pages
 from errorsite.model import Page
-from errorsite.render import environment
+from errorsite.pages.render import environment
 from errorsite.write import write_site
 from errorsite.write.staging import Staging
 from tests.test_codes import SITE, summary

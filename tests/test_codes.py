@@ -1,13 +1,13 @@
-"""codes.py: the error codes' index by repository, in natural order, split so
+"""pages/codes.py: the error codes' index by repository, in natural order, split so
 that every page stays small at 20,000 codes (issue 42, item 2)."""
 from __future__ import annotations
 
 import re
 
 from errorsite import urls
-from errorsite.codes import CODES_PER_PAGE, codes_index_pages, index_paths, index_runs, natural_key, repo_codes
+from errorsite.pages.codes import CODES_PER_PAGE, codes_index_pages, index_paths, index_runs, natural_key, repo_codes
 from errorsite.model import Summary
-from errorsite.render import environment
+from errorsite.pages.render import environment
 
 SITE = urls.Site("https://example.org/errors/")
 

@@ -93,7 +93,7 @@ def test_a_rebuild_when_the_first_code_comes_and_goes_equals_a_clean_build(tmp_p
     assert "-/code/index.html" in files
     files = rebuilt_equals_clean(records, site, tmp_path, lambda: write_record(records, 9, None))
     assert ">Codes</a>" not in files["pydantic/pydantic/error-number-0/index.html"].decode()
-    # No index any more, and its old URL still lands somewhere (redirects.py).
+    # No index any more, and its old URL still lands somewhere (pages/redirects.py).
     assert "<h1>This page has moved</h1>" in files["-/code/index.html"].decode()
 
 

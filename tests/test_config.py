@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import sitecard
+from errorsite.pages import sitecard
 from errorsite.cli import BUILD_KEYS, SERVE_KEYS
 from errorsite.config import KEYS, ConfigError, add_options, parse_config, resolve
 from tests.conftest import ROOT

@@ -143,7 +143,7 @@ def test_what_leaves_the_browser_is_redacted_with_a_preview(shared_site, page):
 
 @pytest.fixture(scope="module")
 def site_with_dataset_repo(tmp_path_factory):
-    from errorsite.render import SiteOptions
+    from errorsite.pages.render import SiteOptions
     from tests.conftest import SHARED_RECORDS, Server, build_quietly, need_shared
     need_shared()
     root = tmp_path_factory.mktemp("dataset-repo")

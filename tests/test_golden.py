@@ -128,7 +128,7 @@ def locked_versions_note() -> str:
 
 def test_asset_versions_are_the_files_own(built):
     """What the golden pages leave out: each `?v=` is its file's own version."""
-    from errorsite.assets import versions
+    from errorsite.pages.assets import versions
     static = built / urls.STATIC_PATH
     for path in RECORDS.values():
         linked = re.findall(rb'/-/static/([^"?]+)\?v=([0-9a-f]{10})"', urls.output_file(built, path).read_bytes())

@@ -259,7 +259,7 @@ def test_the_package_is_refused_even_with_force_where_no_checkout_holds_it(out, 
     project folder, so only its own entry protects it (issue 43: dropping it
     from the list once passed every test, the checkout around it covering for it)."""
     from errorsite import pipeline
-    from errorsite.render import SiteOptions
+    from errorsite.pages.render import SiteOptions
     monkeypatch.setattr(pipeline, "PROJECT", tmp_path / "checkout-elsewhere")
     protected = pipeline.protected_folders(None, SiteOptions())
     assert not any(guard.PACKAGE.is_relative_to(entry[0]) and entry[0] != guard.PACKAGE for entry in protected)

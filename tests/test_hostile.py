@@ -31,7 +31,7 @@ from markupsafe import escape
 from tests.conftest import build_quietly, folder_reader, search_cards
 from errorsite import urls
 from errorsite.model import FIELDS, Record
-from errorsite.render import environment, record_page
+from errorsite.pages.render import environment, record_page
 from errorsite.validate import normalized_slug, validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hostile"

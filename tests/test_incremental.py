@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import cache, render, sitewide
+from errorsite import cache
+from errorsite.pages import render, sitewide
 from errorsite import records as records_module
 from errorsite.cache import keys, planning, stored
 from errorsite.cache.folder import state_folder

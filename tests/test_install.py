@@ -119,7 +119,7 @@ def test_every_subpackage_and_site_folder_is_in_the_wheel():
 
 
 def test_a_missing_template_is_named_with_where_it_was_looked_for(tmp_path, monkeypatch, capsys):
-    from errorsite import render
+    from errorsite.pages import render
     monkeypatch.setattr(render, "TEMPLATES", tmp_path / "templates")
     status = main(["--records", str(ROOT / "records"), "--out", str(tmp_path / "site"), "-j", "1", "-q",
                    "--base-url", "https://example.org/"])

@@ -21,20 +21,20 @@ PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
 LAYERS = [
     ("values", {"errorsite", "model", "urls", "resources", "process.generator_result", "tools.logsafe"}),
     ("helpers", {"process.budget", "process.background", "tokens", "process.pool", "process.cpus", "lexing", "text",
-               "template_errors"}),
+                 "pages.template_errors"}),
     ("load", {"load"}),
     ("previous build", {"cache"}),
     ("validate", {"validate"}),
     ("markup", {"markup"}),
-    ("plain text", {"plain"}),
-    ("page parts", {"sitecard", "describe", "share", "assets", "api"}),
-    ("cards", {"cards"}),
-    ("render", {"render", "readable"}),
-    ("listing machinery", {"listing"}),
-    ("indexes", {"codes", "tag_index"}),
-    ("listings", {"browse", "feeds", "schema", "url_history", "links"}),
-    ("record step and redirects", {"records", "redirects"}),
-    ("global steps", {"sitewide", "search"}),
+    ("plain text", {"pages.plain_text"}),
+    ("page parts", {"pages.sitecard", "pages.describe", "pages.share", "pages.assets", "pages.api"}),
+    ("cards", {"pages.cards"}),
+    ("render", {"pages.render", "pages.readable"}),
+    ("listing machinery", {"pages.listing"}),
+    ("indexes", {"pages.codes", "pages.tag_index"}),
+    ("listings", {"pages.browse", "pages.feeds", "pages.schema", "pages.url_history", "pages.links"}),
+    ("record step and redirects", {"records", "pages.redirects"}),
+    ("global steps", {"pages.sitewide", "search"}),
     ("shards", {"shards"}),
     ("the record step's outcomes", {"recorded"}),
     ("the codes' guess", {"codes_guess"}),
@@ -48,11 +48,11 @@ LAYERS = [
 ]
 LAYER = {unit: index for index, (_, units) in enumerate(LAYERS) for unit in units}
 
-# Folders that group modules of several layers by what they hold (the
-# process plumbing, the tools beside the build): no layer themselves, each module or package in one has
-# a layer of its own, so a folder never lets its modules import each other
-# against the layers.
-GROUPS = {"process", "tools"}
+# Folders that group modules of several layers by what they hold (the page
+# makers, the tools beside the build, the process plumbing): no layer
+# themselves, each module or package in one has a layer of its own, so a
+# folder never lets its modules import each other against the layers.
+GROUPS = {"pages", "tools", "process"}
 
 
 def unit_of(module: str) -> str:
@@ -158,21 +158,21 @@ def test_a_group_is_a_folder_with_a_docstring(group):
 
 def test_the_imports_are_read():
     found = {(unit_of(importer), unit_of(imported)) for importer, imported, _, _ in all_imports()}
-    assert {("pipeline", "cache"), ("validate", "load"), ("cache", "errorsite"), ("records", "render"),
-            ("pipeline", "search"), ("records", "plain"), ("write", "cache")} <= found
+    assert {("pipeline", "cache"), ("validate", "load"), ("cache", "errorsite"), ("records", "pages.render"),
+            ("pipeline", "search"), ("records", "pages.plain_text"), ("write", "cache")} <= found
 
 
 @pytest.mark.parametrize("importer, imported, names", [
-    ("errorsite.cache.keys", "errorsite.render", ["SiteOptions"]),   # once real (issue 43): the keys sit below render
+    ("errorsite.cache.keys", "errorsite.pages.render", ["SiteOptions"]),  # once real (issue 43): the keys sit below render
     ("errorsite.load.scan", "errorsite.validate", ["ID_RE"]),
-    ("errorsite.validate.record", "errorsite.render", ["render"]),
-    ("errorsite.model", "errorsite.urls", []),                       # values share one layer: none imports another
-    ("errorsite.links", "errorsite.browse", ["paginate"]),            # once real (issue 43): listing.py holds what both use
-    ("errorsite.render", "errorsite.sitewide", []),
+    ("errorsite.validate.record", "errorsite.pages.render", ["render"]),
+    ("errorsite.model", "errorsite.urls", []),                      # values share one layer: none imports another
+    ("errorsite.pages.links", "errorsite.pages.browse", ["paginate"]),  # once real (issue 43): pages/listing.py holds what both use
+    ("errorsite.pages.render", "errorsite.pages.sitewide", []),     # a group is no layer: its modules keep theirs
     ("errorsite.write.guard", "errorsite.pipeline", ["PROJECT"]),
-    ("errorsite.tools.check", "errorsite.tools.reporting", []),      # a group is no layer: its modules keep theirs
+    ("errorsite.tools.check", "errorsite.tools.reporting", []),
     ("errorsite.process.pool", "errorsite.process.background", []),
-    ("errorsite.browse", "errorsite.markup.code", ["_highlight"]),   # a private helper, though the layer is lower
+    ("errorsite.pages.browse", "errorsite.markup.code", ["_highlight"]),  # a private helper, though the layer is lower
 ])
 def test_an_import_against_the_layers_is_named(importer, imported, names):
     assert violations(importer, imported, names)
@@ -183,10 +183,10 @@ def test_an_import_against_the_layers_is_named(importer, imported, names):
 # forbids each, so that neither the import nor a table allowing it again comes
 # back unnoticed.
 MOVED_OUT = [
-    ("errorsite.validate", "errorsite.markup"),     # plain.py, above both, decides what a page shows as plain text
-    ("errorsite.links", "errorsite.browse"),        # listing.py, below both, holds what both use
-    ("errorsite.cache.keys", "errorsite.render"),   # the templates' folder is resources'
-    ("errorsite.sitewide", "errorsite.search"),     # the pipeline passes the search step in
+    ("errorsite.validate", "errorsite.markup"),            # pages/plain_text.py, above both, decides what is plain text
+    ("errorsite.pages.links", "errorsite.pages.browse"),   # pages/listing.py, below both, holds what both use
+    ("errorsite.cache.keys", "errorsite.pages.render"),    # the templates' folder is resources'
+    ("errorsite.pages.sitewide", "errorsite.search"),      # the pipeline passes the search step in
 ]
 
 

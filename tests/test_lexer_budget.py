@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import plain
+from errorsite.pages import plain_text
 from errorsite.tools import check as errorsite_check
 from errorsite import records as errorsite_records
 from errorsite.tools.check import check as check_folder
 from errorsite.markup import code as markup_code, lexer_for
 from errorsite.process import budget, pool
 from errorsite.process.pool import in_processes, serial_then_spread
-from errorsite.plain import check_record as check
+from errorsite.pages.plain_text import check_record as check
 from errorsite.validate import check as validate
 from tests.conftest import build_quietly
 
@@ -110,7 +110,7 @@ def test_off_the_main_thread_the_blocks_before_the_stall_keep_their_highlighting
                            sourceCodeEnd=1, lineNumber=1, exampleFix="val fine = 2", validationCode=stalling,
                            typeGuard="val guard = 3", tryCatchPattern=None)
     shown = []
-    thread = threading.Thread(target=lambda: shown.append(plain.shown_plain(validate("late.json", data))))
+    thread = threading.Thread(target=lambda: shown.append(plain_text.shown_plain(validate("late.json", data))))
     thread.start()
     thread.join(HANG_GUARD)
     assert not thread.is_alive(), "hang guard: the helper process was not stopped by the budget"
@@ -128,7 +128,7 @@ def test_a_block_a_record_holds_twice_is_lexed_once(lexer_runs, monkeypatch):
     data = generate.record("twice", filePath="src/Main.scala", sourceCode="val ok = 1", sourceCodeStart=1,
                            sourceCodeEnd=1, lineNumber=1, exampleFix="val ok = 1", validationCode=None,
                            tryCatchPattern=None)
-    checked, blocks = plain.shown_plain(validate("twice.json", data))
+    checked, blocks = plain_text.shown_plain(validate("twice.json", data))
     assert checked.record.plain_code == () and lexed == ["val ok = 1"] and len(blocks) == 1
     assert lexer_runs == [2.0]
 
@@ -139,7 +139,7 @@ def test_a_block_another_record_made_is_made_again(lexer_runs, monkeypatch):
     data = generate.record("made", filePath="src/Main.scala", sourceCode="val ok = 1", sourceCodeStart=1,
                            sourceCodeEnd=1, lineNumber=1)
     assert check("made.json", data).record.plain_code == ()
-    monkeypatch.setattr(plain, "HIGHLIGHT_SECONDS", 0.0)  # nothing left for a lexer to start with
+    monkeypatch.setattr(plain_text, "HIGHLIGHT_SECONDS", 0.0)  # nothing left for a lexer to start with
     markup_code.highlight_stalls("val ok = 1", lexer_for("src/Main.scala"))
     assert check("made.json", data).record.plain_code == ("source_code", "example_fix", "validation_code",
                                                            "try_catch_pattern")

@@ -19,8 +19,8 @@ from pygments.token import Comment, Keyword, Name, Number, String, Text, Token, 
 
 from errorsite import lexing, records, urls
 from errorsite.markup import code as code_module, lexer_for, snippet_lexer
-from errorsite.plain import check_record
-from errorsite.render import SiteOptions, environment, record_page, summarize
+from errorsite.pages.plain_text import check_record
+from errorsite.pages.render import SiteOptions, environment, record_page, summarize
 
 SHARED_RECORDS = Path(__file__).resolve().parents[2] / "shared" / "records"
 CODE_FIELDS = ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
@@ -240,7 +240,7 @@ def test_lexed_keeps_a_lexers_filters():
 
 
 def test_a_records_blocks_are_lexed_once_for_it_and_its_page_is_as_highlighted_afresh(monkeypatch):
-    """check then render: the page shows the blocks its check made (plain.Shown),
+    """check then render: the page shows the blocks its check made (plain_text.Shown),
     each lexed once, the same bytes as a page that highlights its code itself;
     the next record starts from none of them, so that a corpus whose records
     share code is measured as real records are."""

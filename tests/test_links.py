@@ -11,7 +11,7 @@ import feedparser
 import pytest
 
 from errorsite import urls
-from errorsite.feeds import atom_date
+from errorsite.pages.feeds import atom_date
 from tests.conftest import build_quietly
 from tests.test_pipeline import SITE, STATIC, make
 from tests.conftest import site_files
@@ -69,7 +69,7 @@ def test_every_record_has_a_permalink_that_leads_to_its_page(site):
 
 
 def test_the_record_page_gives_its_permalink():
-    from errorsite.render import environment, record_page
+    from errorsite.pages.render import environment, record_page
     html = record_page(environment(SITE), RECORDS[0]).content.decode()
     assert f'data-permalink="{BASE}-/r/r1/"' in html
 
@@ -104,7 +104,7 @@ def test_codes_are_resolved_across_repositories(site):
 
 
 def test_the_record_page_links_its_code():
-    from errorsite.render import environment, record_page
+    from errorsite.pages.render import environment, record_page
     html = record_page(environment(SITE), RECORDS[0]).content.decode()
     assert f'href="{SITE.href("-/code/e0308/")}"' in html
 
@@ -186,10 +186,10 @@ def test_listing_paths_foresee_every_listing_made():
     """The global pages' cache key needs the listings' paths before they are
     made (redirects.history_key): links.listing_paths must name exactly the
     listing pages browse_pages, code_pages and go_code_pages make, paginated ones too."""
-    from errorsite.browse import browse_pages
-    from errorsite.links import code_pages, go_code_pages, listing_paths
-    from errorsite.redirects import served_lists
-    from errorsite.render import SiteOptions, environment, summarize
+    from errorsite.pages.browse import browse_pages
+    from errorsite.pages.links import code_pages, go_code_pages, listing_paths
+    from errorsite.pages.redirects import served_lists
+    from errorsite.pages.render import SiteOptions, environment, summarize
     records = [*RECORDS, *(make(10 + i, repo=["a/b", "c/d"][i % 2], tags=[f"t{i % 3}", "x"], errorType=f"k{i % 2}",
                                 errorCode=["E1", "E2", None][i % 3]) for i in range(9))]
     summaries = sorted(map(summarize, records), key=urls.record_path)

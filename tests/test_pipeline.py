@@ -15,7 +15,7 @@ import pytest
 from errorsite import urls
 from errorsite.model import Problem, Record, Summary, sharing_values
 from errorsite.pipeline import BuildResult, BuildSettings, build
-from errorsite.render import summarize
+from errorsite.pages.render import summarize
 from errorsite.tools.reporting import summary_line
 from errorsite.validate import validate
 from tests.conftest import build_quietly, search_cards, site_files

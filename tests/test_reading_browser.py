@@ -294,7 +294,7 @@ def test_the_panel_filters_too_and_hands_them_to_the_search_page(shared_site, si
 def cards_site(tmp_path_factory):
     import json
     import shutil
-    from errorsite.render import SiteOptions
+    from errorsite.pages.render import SiteOptions
     from tests.conftest import BASE_PATH, SHARED_RECORDS, Server, build_quietly, need_shared
     need_shared()
     tmp = tmp_path_factory.mktemp("cards-site")

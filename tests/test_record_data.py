@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 
 from errorsite import urls
 from errorsite.load import load_records
-from errorsite.readable import fenced, inert_prose, inline_code, record_markdown
+from errorsite.pages.readable import fenced, inert_prose, inline_code, record_markdown
 from errorsite.validate import validate_all
 from tests.conftest import ROOT, SHARED_RECORDS, build_quietly, need_shared
 

@@ -16,9 +16,9 @@ from errorsite import urls
 from errorsite.cache.keys import history_digest
 from errorsite.cache.folder import state_folder
 from errorsite.cache.stored import previous_build
-from errorsite.redirects import nearest
-from errorsite.sitewide import History
-from errorsite.url_history import read_history
+from errorsite.pages.redirects import nearest
+from errorsite.pages.sitewide import History
+from errorsite.pages.url_history import read_history
 from tests.conftest import SHARED_RECORDS, Server, build_quietly, need_shared
 
 EXPRESS = ["expressjs__express__callback-function-required.json",

@@ -1,4 +1,4 @@
-"""render.py + templates/record.html: a Record becomes a page showing all it has.
+"""pages/render.py + templates/record.html: a Record becomes a page showing all it has.
 
 Pages are rendered by calling `record_page` directly and read back with
 html.parser, so the assertions are on elements and text, not on whitespace.
@@ -17,8 +17,8 @@ from tests.conftest import SHARED_RECORDS, need_shared
 from errorsite import urls
 from errorsite.markup import plain_text
 from errorsite.model import Record
-from errorsite.describe import UNFURL_LIMIT, record_description
-from errorsite.render import environment, line_url, record_page, summarize, unique_links
+from errorsite.pages.describe import UNFURL_LIMIT, record_description
+from errorsite.pages.render import environment, line_url, record_page, summarize, unique_links
 from errorsite.validate import validate
 
 GOOD = Path(__file__).parent / "fixtures" / "bad" / "good-dataclass-on-model.json"

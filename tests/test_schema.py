@@ -4,7 +4,7 @@ published in the site, and in agreement with the validator.
 After an intended change to the model or the validator's limits, rewrite the
 shipped copy with
 
-    python -m errorsite.schema > schema/record.v2.json
+    python -m errorsite.pages.schema > schema/record.v2.json
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from errorsite import urls
 from errorsite.load import load_records
 from errorsite.model import FIELDS
-from errorsite.schema import DESCRIPTIONS, record_schema, schema_json
+from errorsite.pages.schema import DESCRIPTIONS, record_schema, schema_json
 from errorsite.validate import validate_all
 from tests.conftest import ROOT, SHARED_RECORDS, build_quietly, need_shared
 
@@ -70,7 +70,7 @@ def test_the_schema_is_valid_draft_2020_12():
 
 def test_the_shipped_schema_is_the_generated_one():
     assert SHIPPED.read_bytes() == schema_json(), \
-        "schema/record.v2.json is stale: python -m errorsite.schema > schema/record.v2.json"
+        "schema/record.v2.json is stale: python -m errorsite.pages.schema > schema/record.v2.json"
 
 
 def test_the_schema_has_every_model_field_and_only_those():

@@ -289,7 +289,7 @@ def test_frames_alone_keep_the_named_librarys_records_past_the_candidates(node_c
     ("Error: no frames at all", ""),
 ])
 def test_the_innermost_frame_is_the_last_of_a_python_traceback_and_the_first_of_others(node_core, paste, innermost):
-    assert node_core.evaluate("t => ErrorSearchPaste.innermostFile(t)", paste) == innermost
+    assert node_core.evaluate("t => ErrorSearchContext.innermostFile(t)", paste) == innermost
 
 
 def test_frames_alone_naming_no_library_rank_the_record_of_the_innermost_frames_file(node_core):
@@ -333,7 +333,7 @@ def test_a_paste_cut_before_its_error_ranks_by_its_frames_not_its_causes_message
 # ---- 5. What Windows, shell prompts, tools and CI services write around a message ----------
 
 def paste_names(node_core, text: str) -> dict:
-    return node_core.evaluate("([t, rules]) => ErrorSearchPaste.pasteNames(t, rules.names)", [text, search_rules(1)])
+    return node_core.evaluate("([t, rules]) => ErrorSearchContext.pasteNames(t, rules.names)", [text, search_rules(1)])
 
 
 @pytest.mark.parametrize("paste, name, strength", [
@@ -436,7 +436,7 @@ def figures(ranks: dict[str, list[int]]) -> dict[str, dict[str, float]]:
 def hard_records() -> list:
     """The summaries of the fixture's and the shared records."""
     from errorsite.load import load_records
-    from errorsite.render import summarize
+    from errorsite.pages.render import summarize
     from errorsite.validate import check, validate_all
     from tests.conftest import SHARED_RECORDS
     records = [summarize(check(f"hard-{i}.json", d).record) for i, d in enumerate(hard_documents())]

@@ -21,9 +21,9 @@ import pytest
 
 from bench.quality import literal
 from errorsite import urls
-from errorsite.render import summarize
+from errorsite.pages.render import summarize
 from errorsite.search import search_pages
-from errorsite.plain import check_record
+from errorsite.pages.plain_text import check_record
 from errorsite.validate import check
 from tests.conftest import QUERIES, REAL_QUERIES, SHARED_RECORDS, need_shared, serve_site
 from tests.test_search_pastes import hard_documents, hard_path, hard_set

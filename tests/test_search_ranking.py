@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from errorsite.render import summarize
+from errorsite.pages.render import summarize
 from errorsite.search import build_index, result_doc, search_rules
 from errorsite.validate import validate
 from tests.conftest import SHARED_RECORDS, need_shared

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from errorsite import urls
-from errorsite.render import summarize
+from errorsite.pages.render import summarize
 from errorsite.search import FIELDS, build_index, repo_names, result_doc, search_order, search_pages, search_rules
 from errorsite.search.buckets import units, vocabulary_keys
 from errorsite.search.carried import CARD_RECORDS
@@ -169,7 +169,7 @@ def test_meta_ships_the_rules_the_browser_applies(corpus):
                            if page.path == urls.SEARCH_PATH + "meta.json"))
     assert {key: meta[key] for key in search_rules(len(corpus))} == search_rules(len(corpus))
     core = (ROOT / "static" / "search-core.js").read_text(encoding="utf-8")
-    paste = (ROOT / "static" / "search-paste.js").read_text(encoding="utf-8")
+    paste = (ROOT / "static" / "search-context.js").read_text(encoding="utf-8")
     assert str(COMMON_MIN_DOCS) not in core and str(COMMON_SHARE) not in core
     assert not re.search(r'"(?:exceptions|_py|node_|javax|fr)"', paste)
 

@@ -26,7 +26,7 @@ import pytest
 
 from errorsite import urls
 from errorsite.config import Settings, read_config
-from errorsite.render import SITE_DESCRIPTION
+from errorsite.pages.render import SITE_DESCRIPTION
 from errorsite.tools.serve import OWN, Status, route, serve
 from tests.conftest import ROOT
 

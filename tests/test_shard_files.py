@@ -120,7 +120,7 @@ def test_a_record_not_built_lists_no_files():
 
 
 def summary_of(data: dict):
-    from errorsite.render import summarize
+    from errorsite.pages.render import summarize
     from errorsite.validate import check
     return summarize(check("r0000.json", data).record)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from urllib.parse import parse_qs, urlsplit
 
-from errorsite import share, urls
-from errorsite.render import environment, line_url, record_page
+from errorsite import urls
+from errorsite.pages import share
+from errorsite.pages.render import environment, line_url, record_page
 from tests.test_pipeline import SITE, make
 
 GOOD = make(1)

@@ -9,7 +9,7 @@ import jinja2
 import pytest
 
 from errorsite import urls
-from errorsite.render import SITE_NAME, SiteOptions
+from errorsite.pages.render import SITE_NAME, SiteOptions
 from tests.conftest import site_files
 from tests.test_pipeline import RECORDS, SITE, STATIC, make
 
@@ -18,7 +18,7 @@ OPENSEARCH_NS = {"o": "http://a9.com/-/spec/opensearch/1.1/"}
 
 def pages(options: SiteOptions = SiteOptions(), records=RECORDS) -> dict[str, str]:
     return {path: content.decode("utf-8") for path, content in site_files(records, SITE, STATIC, options).items()
-            if not path.endswith(".png")}  # the site's card image (sitecard.py)
+            if not path.endswith(".png")}  # the site's card image (pages/sitecard.py)
 
 
 def html_pages(site: dict[str, str]) -> dict[str, str]:

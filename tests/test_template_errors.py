@@ -1,5 +1,5 @@
 """A template that fails as it runs ends the build with one line naming the
-template's file and line, as a typo does (errorsite/template_errors.py): a
+template's file and line, as a typo does (errorsite/pages/template_errors.py): a
 division by zero or an undefined macro in a record's template, a macro
 calling itself without end in the home page, a failing list item
 (macros.html's macro, called from Python); exit 1, nothing written, the

@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 import extruct
 import pytest
 
-from errorsite import sitecard
-from errorsite.render import SiteOptions
+from errorsite.pages import sitecard
+from errorsite.pages.render import SiteOptions
 from tests.conftest import need_shared, SHARED_RECORDS, build_quietly
 
 BASE = "https://example.org/errors/"

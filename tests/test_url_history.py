@@ -1,4 +1,4 @@
-"""The URL history read as untrusted input (url_history.py, load_url_manifest):
+"""The URL history read as untrusted input (pages/url_history.py, load_url_manifest):
 every entry a build could not have written is dropped with one warning line,
 under ceilings, and no history fails a build. Each case is an input that
 failed every later build, or made pages without bound, before."""
@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from errorsite import pipeline, url_history, urls
+from errorsite import pipeline, urls
+from errorsite.pages import url_history
 from errorsite.cache.keys import bytes_history_digest
 from errorsite.load import own_files
 from errorsite.load.own_files import load_url_manifest
 from errorsite.model import inert_json_pieces
-from errorsite.render import SiteOptions
-from errorsite.sitewide import History
-from errorsite.url_history import listing_shape, manifest, read_history, record_shape
+from errorsite.pages.render import SiteOptions
+from errorsite.pages.sitewide import History
+from errorsite.pages.url_history import listing_shape, manifest, read_history, record_shape
 from tests.conftest import ROOT, build_quietly
 
 RECORDS = ROOT / "records"

@@ -16,7 +16,7 @@ Files, all written by builds, none trusted further than checked:
 The build's own folder is this machine's and never published. planning.py
 reads them into the build's Plan; the writer (write/) puts the marker into
 the site it writes and keeps the spare and its listing; the URL history is a
-page of the site (redirects.py).
+page of the site (pages/redirects.py).
 """
 from ..urls import MARKER  # noqa: F401  # written into every site: "this folder is ours to replace"
 STATE = "state"             # what the next build reads (PreviousBuild)

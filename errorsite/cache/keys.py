@@ -19,7 +19,7 @@ from ..model import Record, Summary, inert_json_pieces
 from ..resources import TEMPLATES
 
 if TYPE_CHECKING:  # an annotation only: the previous build's keys sit below the render step
-    from ..render import SiteOptions
+    from ..pages.render import SiteOptions
 
 PACKAGE = Path(__file__).resolve().parent.parent
 LIBRARIES = ("jinja2", "markdown-it-py", "pygments", "lunr", "markupsafe", "pillow")

@@ -80,7 +80,7 @@ def plan_build(out_dir: Path, state_dir: Path, records_dir: Path, fingerprint: s
 
 def history_written(previous: PreviousBuild, fingerprint: str) -> str:
     """The digest of the URL history the previous build served, when the same
-    code made it: that code reads those bytes back unchanged (url_history.py)."""
+    code made it: that code reads those bytes back unchanged (pages/url_history.py)."""
     if previous.fingerprint != fingerprint or previous.global_pages is None:
         return ""
     return previous.global_pages.history_served

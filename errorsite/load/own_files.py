@@ -34,7 +34,7 @@ def read_lines(path: Path) -> Iterator[bytes]:
 
 
 def load_url_manifest(path: Path) -> tuple[object, str | None]:
-    """The previous build's URL manifest (see redirects.py) as JSON, or None
+    """The previous build's URL manifest (see pages/redirects.py) as JSON, or None
     and why it was not read; (None, None) when there is none. History is
     best effort: only a regular file of at most MAX_HISTORY_BYTES is read,
     and no file stops a build."""

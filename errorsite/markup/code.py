@@ -28,14 +28,14 @@ _FORMATTER = HtmlFormatter(nowrap=True)
 _THEMES = ("default", "github-dark")  # light, and dark under prefers-color-scheme (pygments_css)
 # A record's budget: its code blocks are highlighted one after the other
 # within it, and a lexer still running when it is spent is stopped, that
-# block and the ones after it shown plain (plain.slow_code). One
+# block and the ones after it shown plain (plain_text.slow_code). One
 # budget a record, not a block, so that a record's work is bounded whatever
 # its number of blocks.
 HIGHLIGHT_SECONDS = 2.0  # of CPU time (process/budget.py): the same on a busy machine
 
 # A record's code blocks as highlighted: (code, lexer) → HTML, the code with
 # its line ends as Pygments reads them (text.line_ends). Made by the record's
-# check (plain.slow_code, through highlight_in_turn) and handed with the record
+# check (plain_text.slow_code, through highlight_in_turn) and handed with the record
 # to its page, which shows them rather than lex them again. Only the record's
 # own: a block another record also holds is made for each, so what a record
 # shows, and whether its budget ran out, depends on that record alone (not on

@@ -63,7 +63,7 @@ def markdown_limit(text: str) -> int:
     return MARKDOWN_GROWTH * len(text) + 200
 
 
-@lru_cache(maxsize=64)  # plain.py measures a record's prose, then render shows it
+@lru_cache(maxsize=64)  # pages/plain_text.py measures a record's prose, then render shows it
 def _markdown_html(text: str) -> str | None:
     html = _MD.renderer.render(_parsed(text), _MD.options, {})  # what _MD.render does
     return html if len(html) <= markdown_limit(text) else None

@@ -5,7 +5,7 @@
 
 Each record file goes through load → validate → render on its own, in worker
 processes (records.py); the main process keeps only each record's Summary (recorded.py) and
-writes pages as they arrive. The global steps (sitewide.py) then run on the
+writes pages as they arrive. The global steps (pages/sitewide.py) then run on the
 summaries, and the writer (write/) swaps the new site in. Each step takes
 values and returns values; a step that streams pages is a generator that
 returns its result once its pages are written, the next build's state among it.
@@ -18,28 +18,28 @@ from pathlib import Path
 from typing import Generator, Iterable, Iterator
 
 from .. import urls
-from ..assets import static_files, versions
+from ..cache.folder import state_folder
 from ..cache.keys import bytes_history_digest, render_fingerprint
+from ..cache.outcomes import OutcomesRead
 from ..cache.plan import NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild
 from ..cache.planning import Plan, plan_build, save_trusted_stats, unreadable
 from ..cache.previous import Keep
-from ..cache.folder import state_folder
-from ..cards import card_warnings
-from ..cache.outcomes import OutcomesRead
 from ..cache.stored import save_state
 from ..codes_guess import check_codes, codes_settled, served_codes, without_codes
-from ..process.generator_result import Finished
 from ..load import (check_not_empty, load_static, parse_url_manifest, read_url_manifest, scan_records,
-                   skipped_notes)
+                    skipped_notes)
 from ..load.files import printable
 from ..model import Page, Reuse, whole
+from ..pages.assets import static_files, versions
+from ..pages.cards import card_warnings
+from ..pages.render import TEMPLATES, SiteOptions
+from ..pages.sitewide import GlobalInputs, History, sitewide_pages
+from ..process.generator_result import Finished
 from ..recorded import RecordsDone, Report, keeping_last_good, record_pages, without_duplicates
 from ..records import Worker, outcomes, usable_jobs
-from ..render import TEMPLATES, SiteOptions
 from ..resources import STATIC
-from ..shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
 from ..search import streamed_search
-from ..sitewide import GlobalInputs, History, sitewide_pages
+from ..shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
 from ..write import check_output, guard, sweep_leftovers, write_site
 from .values import BuildResult, BuildSettings, Built, Planned, RecordsIn, Start, StrictFailure
 

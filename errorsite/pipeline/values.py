@@ -10,9 +10,9 @@ from ..cache.plan import GlobalPages, NextBuild
 from ..cache.planning import Plan
 from ..load import RecordFile
 from ..model import Outcome, Problem
+from ..pages.render import SiteOptions
+from ..pages.sitewide import SitewideDone
 from ..recorded import Progress, RecordsDone, Report
-from ..render import SiteOptions
-from ..sitewide import SitewideDone
 
 
 class BuildSettings(NamedTuple):

@@ -23,7 +23,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from ..share import md_text, md_url, one_line
+from ..pages.share import md_text, md_url, one_line
 from .find import Finder, FindError, Found, open_site
 from .logsafe import defuse
 

@@ -1,5 +1,5 @@
 """`check`: load → validate, then what the pages show as plain text (as the
-build checks each record: plain.check_record), and a report of every
+build checks each record: plain_text.check_record), and a report of every
 problem, without building.
 
 Every problem of every record in one run, classified as the build does: an
@@ -23,7 +23,7 @@ from typing import Iterator, NamedTuple
 
 from ..load import check_not_empty, read_records
 from ..model import Problem
-from ..plain import check_record
+from ..pages.plain_text import check_record
 from ..process.pool import in_processes, serial_then_spread
 from ..validate import Checked, validate_all
 from .logsafe import defuse, json_mark

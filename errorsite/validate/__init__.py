@@ -12,7 +12,7 @@ Every size and count has a ceiling (limits.py), so that no record makes a page
 a browser cannot open, and the problems reported for one record are capped
 (issues.py). What the page then shows as plain text rather than as HTML
 (code a lexer takes too long over, Markdown whose HTML would grow out of
-proportion) is not decided here but on the valid Record, by plain.py: markup
+proportion) is not decided here but on the valid Record, by pages/plain_text.py: markup
 is a layer above this one.
 
 The parts: record.py checks one file (fields.py its fields, formats.py the

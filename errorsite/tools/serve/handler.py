@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ...render import CSP
+from ...pages.render import CSP
 
 OWN = "-/serve/"     # this server's own files, under the base path; never part of a built site
 SCRIPT = Path(__file__).with_name("live-reload.js")

@@ -17,9 +17,9 @@ import watchfiles
 
 from ...config import ConfigError, Settings
 from ...load import NoRecordFiles
+from ...pages.render import TEMPLATES, template_error
 from ...pipeline import STATIC, BuildSettings, build
 from ...records import RenderFailed
-from ...render import TEMPLATES, template_error
 from ..reporting import overlay_heading, summary_line
 from .handler import DevServer, Status
 

@@ -33,10 +33,10 @@ from urllib.parse import urlencode
 
 import jinja2
 
-from . import urls
+from .. import urls
+from ..cache.keys import bytes_history_digest, history_digest
+from ..model import Page, Summary, inert_json_pieces
 from .links import redirect_page
-from .cache.keys import bytes_history_digest, history_digest
-from .model import Page, Summary, inert_json_pieces
 from .render import render
 from .url_history import MAX_OLD, Known, UrlHistory, manifest
 

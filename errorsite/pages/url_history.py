@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from . import urls
-from .validate import ID_RE, MAX_MESSAGE, MAX_PROBLEMS
-from .validate.formats import normalized_slug, repo_problems, slug_problems
-from .validate.wording import describe, short
+from .. import urls
+from ..validate import ID_RE, MAX_MESSAGE, MAX_PROBLEMS
+from ..validate.formats import normalized_slug, repo_problems, slug_problems
+from ..validate.wording import describe, short
 
 FORMAT = 1
 MAX_RECORDS = 1_000_000   # record ids: a history is about 170 bytes a record, and this many is already 170 MB

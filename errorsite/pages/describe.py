@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from .markup import plain_text, shorten
-from .text import isolate
-from .model import Record, Summary
+from ..markup import plain_text, shorten
+from ..model import Record, Summary
+from ..text import isolate
 
 
 def record_description(r: Record | Summary) -> str:

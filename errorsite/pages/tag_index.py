@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 from markupsafe import escape
 
-from . import urls
+from .. import urls
+from ..markup import shorten
 from .listing import packed
-from .markup import shorten
 from .render import Link
 
 TAG_INDEX_BYTES = 70_000   # the most a page's tags may take, by item_bytes: the rest of the page is well under 30 KB

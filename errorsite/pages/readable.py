@@ -16,9 +16,9 @@ from collections import Counter
 
 from pygments.lexers import TextLexer
 
-from . import urls
-from .model import Page, Record, Summary
-from .markup import lexer_for
+from .. import urls
+from ..markup import lexer_for
+from ..model import Page, Record, Summary
 from .share import md_text, md_url, one_line
 
 CODE_SECTIONS = (("example_fix", "Example fix"), ("validation_code", "Validation code"),

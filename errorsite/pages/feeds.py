@@ -13,9 +13,9 @@ from collections import defaultdict
 from typing import Iterator
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
-from . import urls
+from .. import urls
+from ..model import Page, Summary
 from .api import by_repo
-from .model import Page, Summary
 from .share import parse_date
 
 FEED_SIZE = 50

@@ -22,8 +22,8 @@ import zlib
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from . import urls
-from .model import Page
+from .. import urls
+from ..model import Page
 
 SIZE = 256  # px, square: what `twitter:card` "summary" and chat thumbnails show
 BACKGROUND = (13, 17, 23)

@@ -16,18 +16,18 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 
-from . import urls
+from .. import urls
+from ..cache.keys import bytes_history_digest, history_digest, summaries_key
+from ..cache.plan import NO_GLOBAL_PAGES, GlobalPages, plan_global
+from ..model import Page, Reuse, StoredSummary, Summary, whole
+from ..process.background import Beside, alongside
+from ..process.generator_result import Finished
 from .api import api_pages
 from .assets import cache_headers, static_files, versions
 from .browse import browse_pages, last_modified, opensearch, robots, sitemap
-from .cache.keys import bytes_history_digest, history_digest, summaries_key
-from .cache.plan import NO_GLOBAL_PAGES, GlobalPages, plan_global
 from .feeds import feed_pages
 from .links import code_alias_pages, code_pages, go_code_pages, listing_paths
 from .listing import ListItems
-from .model import Page, Reuse, StoredSummary, Summary, whole
-from .process.background import Beside, alongside
-from .process.generator_result import Finished
 from .readable import llms_txt
 from .redirects import history_key, merge, redirect_pages, served_lists
 from .render import SiteOptions, environment

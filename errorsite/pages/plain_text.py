@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NamedTuple
 
-from .markup import (HIGHLIGHT_SECONDS, NO_BLOCKS, Blocks, highlight_in_turn, lexer_for, markdown_limit,
-                     markdown_overgrows, snippet_lexer)
-from .model import CODE_ATTRS, FIELDS, Record
-from .validate import Checked, check
-from .validate.issues import Issues
+from ..markup import (HIGHLIGHT_SECONDS, NO_BLOCKS, Blocks, highlight_in_turn, lexer_for, markdown_limit,
+                      markdown_overgrows, snippet_lexer)
+from ..model import CODE_ATTRS, FIELDS, Record
+from ..validate import Checked, check
+from ..validate.issues import Issues
 
 
 MARKDOWN_FIELDS = (("documentation", "documentation"), ("triggerScenarios", "trigger_scenarios"),

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import hashlib
 
-from . import urls
-from .markup import line_counter_css, pygments_css
-from .model import Page
+from .. import urls
+from ..markup import line_counter_css, pygments_css
+from ..model import Page
 
 
 # The search code, in the order it runs: static/search-ui.js loads it when

@@ -7,15 +7,15 @@ from typing import Callable, Iterable, Iterator
 
 import jinja2
 
-from . import urls
+from .. import urls
 from markupsafe import escape
 
+from ..model import Page, Record
+from ..text import isolate
 from . import tag_index
 from .api import by_code
 from .listing import (ListItems, counted, directory_pages, group, groupings, listing_pages, paginate,
                       shown_label)
-from .model import Page, Record
-from .text import isolate
 from .render import Link, render
 
 __all__ = ["browse_pages", "counted", "group", "last_modified", "opensearch", "paginate", "robots", "sitemap"]

@@ -8,9 +8,9 @@ from datetime import datetime, timezone
 from typing import NamedTuple
 from urllib.parse import quote, urlencode
 
-from . import urls
-from .text import isolate
-from .model import Record
+from .. import urls
+from ..model import Record
+from ..text import isolate
 
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 TITLE_LIMIT = 200      # GitHub's issue titles stay readable

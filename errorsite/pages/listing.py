@@ -8,10 +8,10 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 import jinja2
 from markupsafe import Markup
 
-from . import urls
-from .markup import shorten
-from .text import isolate
-from .model import Page, Record
+from .. import urls
+from ..markup import shorten
+from ..model import Page, Record
+from ..text import isolate
 from .render import Link, render
 from .template_errors import template_code
 

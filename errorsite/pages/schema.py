@@ -2,7 +2,7 @@
 model (`model.FIELDS`) and the validator's limits, so the three never drift.
 
 The repository ships it as `schema/record.v2.json` (a test checks that file is
-what this module generates; `python -m errorsite.schema > schema/record.v2.json`
+what this module generates; `python -m errorsite.pages.schema > schema/record.v2.json`
 rewrites it) and every site publishes it at `urls.SCHEMA_PATH`.
 
 A schema cannot say everything the validator checks: cross-field rules (the
@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import re
 
-from . import urls
-from .model import FIELDS, Page
-from .validate import ID_RE, MAX_ITEMS, MAX_LINE, MAX_TAGS, NAME_RE, OWNER_RE, SCHEMA_VERSION, text_limit
+from .. import urls
+from ..model import FIELDS, Page
+from ..validate import ID_RE, MAX_ITEMS, MAX_LINE, MAX_TAGS, NAME_RE, OWNER_RE, SCHEMA_VERSION, text_limit
 
 JSON_TYPES = {str: "string", int: "integer", list: "array"}
 DESCRIPTIONS = {

@@ -15,10 +15,10 @@ from typing import Iterable, Iterator, NamedTuple
 
 import jinja2
 
-from . import urls
+from .. import urls
+from ..markup import shorten
+from ..model import Page, Summary
 from .listing import packed, paginate
-from .markup import shorten
-from .model import Page, Summary
 from .render import render
 
 CODES_PER_PAGE = 250

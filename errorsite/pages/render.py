@@ -9,17 +9,17 @@ from typing import NamedTuple
 import jinja2
 from markupsafe import Markup
 
-from . import urls
-from .markup import (NO_BLOCKS, Blocks, highlight_block, highlight_lines, lexer_for, line_counter_start, markdown,
-                     shorten, snippet_lexer, summary)
-from .text import isolate
+from .. import urls
+from ..markup import (NO_BLOCKS, Blocks, highlight_block, highlight_lines, lexer_for, line_counter_start, markdown,
+                      shorten, snippet_lexer, summary)
+from ..model import Page, Record, Summary, inert_json
+from ..resources import TEMPLATES
+from ..text import isolate
 from .assets import SEARCH_ENGINE
-from .model import Page, Record, Summary, inert_json
-from .resources import TEMPLATES
-from .share import share_values
 from .cards import card_image, has_card
-from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
 from .describe import first_fix, page_title, record_description, unfurl_description
+from .share import share_values
+from .sitecard import SIZE as CARD_SIZE, CardFile, site_card_image
 from .template_errors import template_error, template_failure  # the commands take template_error from here
 
 SITE_NAME = "Error Index"
@@ -185,7 +185,7 @@ def record_page(env: jinja2.Environment, record: Record, summary: Summary | None
                 blocks: Blocks = NO_BLOCKS) -> Page:
     """`summary`: the record's, whose description the page shows rather than
     work it out again; `blocks`: its code as its check highlighted it
-    (plain.Shown), which the page shows rather than lex it again."""
+    (plain_text.Shown), which the page shows rather than lex it again."""
     path = urls.record_path(record)
     return render(env, "record.html", path, **record_values(env.globals["site"], record, path,
                                                             env.globals["dataset_repo"], summary, blocks),

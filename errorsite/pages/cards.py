@@ -27,8 +27,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import NamedTuple
 
-from . import urls
-from .model import Page, Record, Summary
+from .. import urls
+from ..model import Page, Record, Summary
 from .sitecard import BACKGROUND, INK, CardImage, colour
 
 WIDTH, HEIGHT = 1200, 630   # what summary_large_image shows at 1.91:1

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Iterator
 
-from . import urls
-from .model import FIELDS, Page, Record, Summary, inert_json
+from .. import urls
+from ..model import FIELDS, Page, Record, Summary, inert_json
 
 if TYPE_CHECKING:  # a type only: api and sitecard are page parts of one layer
     from .sitecard import CardImage

@@ -8,13 +8,13 @@ from typing import Iterator
 
 import jinja2
 
-from . import urls
-from .model import Page, Summary
-from .api import by_code, code_json
+from .. import urls
+from ..model import Page, Summary
 from . import tag_index
-from .listing import ListItems, counted, entry, groupings, paginate
+from .api import by_code, code_json
 from .codes import codes_index_pages, index_paths as codes_index_paths
 from .describe import page_title, record_description
+from .listing import ListItems, counted, entry, groupings, paginate
 from .render import render
 
 
