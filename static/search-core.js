@@ -1,6 +1,7 @@
 /* Search core: the engine. It reads a paste into a query (search-paste.js),
- * asks lunr for candidates and ranks them (search-rank.js, with the patterns
- * of search-match.js). The tokenizer is search-tokens.js.
+ * asks lunr for candidates, ranks them (search-rank.js, with the patterns
+ * of search-match.js and what the paste holds of each, search-evidence.js)
+ * and judges the first (search-judge.js). The tokenizer is search-tokens.js.
  *
  * No DOM here, so the same files run in the browser (search-ui.js drives
  * them) and under Node in the tests.
@@ -8,12 +9,13 @@
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
     module.exports = factory(require("./vendor/lunr-2.3.9/lunr.min.js"), require("./search-tokens.js"),
-                             require("./search-paste.js"), require("./search-match.js"), require("./search-rank.js"));
+                             require("./search-paste.js"), require("./search-match.js"), require("./search-rank.js"),
+                             require("./search-judge.js"), require("./search-context.js"));
   } else {
     root.ErrorSearch = factory(root.lunr, root.ErrorSearchTokens, root.ErrorSearchPaste, root.ErrorSearchMatch,
-                               root.ErrorSearchRank);
+                               root.ErrorSearchRank, root.ErrorSearchJudge, root.ErrorSearchContext);
   }
-})(typeof self !== "undefined" ? self : this, function (lunr, tokens, paste, match, ranking) {
+})(typeof self !== "undefined" ? self : this, function (lunr, tokens, paste, match, ranking, judging, pasteContext) {
   "use strict";
 
   var tokenize = tokens.tokenize, stem = tokens.stem, unique = tokens.unique, toSet = tokens.toSet;
@@ -167,7 +169,7 @@
     var framesAlone = noise.frames > 0 && (!lines.length || paste.cutBeforeError(text));
     return { core: core, context: context, typed: core.length + context.length <= TYPED_QUERY_TOKENS,
              message: message.filter(function (t) { return coreSet[t]; }), frames: noise.frames, lines: lines,
-             framesAlone: framesAlone, innermost: framesAlone ? paste.innermostFile(text) : "",
+             framesAlone: framesAlone, innermost: framesAlone ? pasteContext.innermostFile(text) : "",
              classes: classes.filter(function (t) { return coreSet[t]; }) };
   }
 
@@ -205,15 +207,15 @@
     // split index fetches the term file of each (one request a file, all in
     // one round), and the paste's names (the same message vendored in a fork
     // or a wrapper is told apart by them alone).
-    var q = analyseRead(text), found = paste.pasteNames(text, data.rules.names);
+    var q = analyseRead(text), found = pasteContext.pasteNames(text, data.rules.names);
     if (!q.core.length && !q.context.length) return noResults();
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };
     q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
     q.named = data.named(found, names);
     q.names = found;
-    q.raised = paste.raisedIn(text, data.rules.facets && data.rules.facets.extensions);
-    q.owners = data.named(paste.errorOwners(text, data.rules.names), names);
+    q.raised = pasteContext.raisedIn(text, data.rules.facets && data.rules.facets.extensions);
+    q.owners = data.named(pasteContext.errorOwners(text, data.rules.names), names);
     // A query of common words alone needs their postings: asked for with the words.
     var words = q.core.concat(q.context).map(stem);
     if (words.every(function (t) { return data.df(t) > data.rules.commonAbove; })) words.forEach(data.wants, data);
@@ -279,7 +281,7 @@
     }, CANDIDATES, codes, keep);  // the split index leaves out the rest; lunr's own index ignores them
     results = results.filter(function (r, i) { return i < CANDIDATES || holdsCode(r, codes) || (keep && keep(r.ref)); });
     var ranked = ranking.rank(data, text, q, results).slice(0, limit);
-    ranked.match = ranking.judge(data, text, q, ranked);
+    ranked.match = judging.judge(data, text, q, ranked);
     // The first screen's cards are waited for; the others are taken when
     // they came with the postings, and fetched after (SplitSearch.cards).
     ranked.forEach(function (r, i) { r.doc = i < FIRST_SCREEN ? data.doc(r.ref) : data.card(r.ref); });
@@ -321,7 +323,7 @@
 
   /* repo → how strongly the paste's context names it (0 none, 1 weak, 2 strong). */
   function namedRepos(names, rules, text) {
-    return namedIn(names, paste.pasteNames(text, rules.names));
+    return namedIn(names, pasteContext.pasteNames(text, rules.names));
   }
 
   function namedIn(names, found) {
@@ -345,6 +347,7 @@
   ErrorSearch.read = paste.read;
   ErrorSearch.compilePattern = match.compilePattern;
   ErrorSearch.paste = paste;
+  ErrorSearch.context = pasteContext;
   ErrorSearch.match = match;
   return ErrorSearch;
 });

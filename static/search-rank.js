@@ -5,12 +5,14 @@
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./search-tokens.js"), require("./search-match.js"), require("./search-agree.js"));
-  } else root.ErrorSearchRank = factory(root.ErrorSearchTokens, root.ErrorSearchMatch, root.ErrorSearchAgree);
-})(typeof self !== "undefined" ? self : this, function (tokens, match, agree) {
+    module.exports = factory(require("./search-tokens.js"), require("./search-match.js"), require("./search-evidence.js"));
+  } else root.ErrorSearchRank = factory(root.ErrorSearchTokens, root.ErrorSearchMatch, root.ErrorSearchEvidence);
+})(typeof self !== "undefined" ? self : this, function (tokens, match, evidence) {
   "use strict";
 
   var stem = tokens.stem, toSet = tokens.toSet;
+  var haystackOf = evidence.haystackOf, pastedWords = evidence.pastedWords;
+  var unaskedShare = evidence.unaskedShare, literalShare = evidence.literalShare;
 
   // Weights of the final score: coverage of the query, lunr's BM25 (rarity,
   // field boosts, context), coverage of the record's message, and a named
@@ -29,9 +31,7 @@
   var NEAR_CANDIDATES = 20;     // best-scored records tried for a near match…
   var NEAR_SHARE = 0.5;         // …among those with half their message's words in the paste, or a
                                 // quarter when the paste names their repository
-  var NEAR_TEXT = 2000;
-  var HOLDING_SHARE = 0.5;      // a pattern found around another's match, with half its literal text or more…
-  var HOLDING_MATCHES = 12;     // …among the best this many found whole, ranks above it
+  var NEAR_TEXT = evidence.NEAR_TEXT;
 
   /* Within one edit, a swap of neighbours counting as one (as lunr's fuzzy does). */
   function nearlyEqual(a, b) {
@@ -174,7 +174,7 @@
                        : (r.pattern || (r.classNamed ? CLASS_VALUE : 0)) * (1 + NAME_FACTOR * r.named);
       if (r.pattern) found = true;
     });
-    holdingMatches(engine, exact, haystack);
+    evidence.holdingMatches(engine, exact, haystack);
     var framesOnly = q.framesAlone && !found;
     if (framesOnly) frameWords(engine, q, ranked);
     ranked.sort(function (a, b) {
@@ -205,47 +205,6 @@
     });
   }
 
-  /* A pattern found whole around the place another record's pattern is
-   * found, its placeholder standing for the other's match (`Module not
-   * found: {error}` around `Can't resolve '{request}' in '{path}'`, `Unable
-   * to download artifact(s): {error}` around `Artifact not found for name:
-   * {name}`), says more of the paste: it ranks above, unless the paste names
-   * the inner one's repository more strongly. Two patterns each within the
-   * other's placeholders hold neither. The outer one needs half the inner
-   * one's literal text: `An error occurred: {x}` around a long message says
-   * too little to rank above it. */
-  function holdingMatches(engine, exact, haystack) {
-    if (exact.length < 2) return;
-    var spans = exact.sort(function (a, b) { return b.value - a.value || a.ref - b.ref; }).slice(0, HOLDING_MATCHES)
-      .map(function (r) {
-        var matcher = engine.matcher(r.ref);
-        return { r: r, span: match.exactSpan(matcher, haystack), literal: matcher.literal };
-      }).filter(function (s) { return s.span; });
-    // An outer one may itself be held: a few rounds settle a chain of them.
-    for (var round = 0, changed = true; changed && round < spans.length; round++) {
-      changed = false;
-      spans.forEach(function (outer) {
-        spans.forEach(function (inner) {
-          if (inner !== outer && holds(outer.span, inner.span) && !holds(inner.span, outer.span) &&
-              outer.literal >= HOLDING_SHARE * inner.literal && inner.r.named <= outer.r.named &&
-              inner.r.value >= outer.r.value) {
-            inner.r.value = outer.r.value - 0.01;
-            changed = true;
-          }
-        });
-      });
-    }
-  }
-
-  /* Whether the inner match lies where one of the outer pattern's
-   * placeholders stands, sharing none of its literal text: `error decoding
-   * {path}: {e}` does not hold `error decoding response body`. */
-  function holds(outer, inner) {
-    return outer.open.some(function (place) {
-      return place[0] <= inner.literal[0] && inner.literal[1] <= place[1];
-    });
-  }
-
   /* The length of the longest form of the record's error code that the query
    * holds as itself (the code field holds the code and its dotted tails: search/index.py),
    * 0 for none or for a code of letters alone, which a word of the paste may be. */
@@ -260,75 +219,6 @@
   function namesClass(classStems, metadata) {
     for (var i = 0; i < classStems.length; i++) if (metadata[classStems[i]] && metadata[classStems[i]].cls) return true;
     return false;
-  }
-
-  /* The share of a record's message words that its pattern's literal text
-   * has and the paste has, but the query did not look up (common words such
-   * as `module` and `found`, words past the query's limit): the share above
-   * counts only the words looked up. From the pattern, which travels with
-   * the record's postings, so the whole and the split index see the same. */
-  function unaskedShare(engine, r, pasted, asked) {
-    var matcher = engine.matcher(r.ref);
-    if (!matcher || !r.words) return 0;
-    var literal = literalWords(matcher), hits = 0;
-    for (var i = 0; i < literal.length; i++) if (pasted[literal[i]] && !asked[literal[i]]) hits++;
-    return Math.min(hits, r.words) / r.words;
-  }
-
-  /* The share of the words of a pattern's literal text (a record's, or its
-   * first sentence's) that the paste has: a message's own words count its
-   * values too (a path, a list of file names), which a paste of another
-   * instance lacks. */
-  function literalShare(matcher, pasted) {
-    var literal = literalWords(matcher), hits = 0;
-    for (var i = 0; i < literal.length; i++) if (pasted[literal[i]]) hits++;
-    return literal.length ? hits / literal.length : 0;
-  }
-
-  /* The distinct words of a pattern's literal text, worked out once a matcher. */
-  function literalWords(matcher) {
-    if (!matcher.words) matcher.words = tokens.unique(tokens.tokenize(matcher.text));
-    return matcher.words;
-  }
-
-  /* The paste as patterns are sought in it (squashed, its first 20,000
-   * characters), worked out once a search. */
-  function haystackOf(q, text) {
-    if (q.haystack === undefined) {
-      q.haystack = match.squash(text).slice(0, 20000);
-      if (q.lines.made && q.lines.made.length) q.haystack += " " + match.squash(q.lines.made.join("\n")).slice(0, NEAR_TEXT);
-    }
-    return q.haystack;
-  }
-
-  /* Whether every typed word is in the record's message, a typo's within an
-   * edit (`laest`: least): asked of the first result only. */
-  function everyWordNear(q, r) {
-    var fuzzy = toSet(Object.keys(q.fuzzy || {}).map(stem)), stems = q.core.map(stem);
-    var slips = toSet(Object.keys(q.fuzzy || {}).filter(tokens.nearStopWord).map(stem));
-    var said = function (s) {
-      return says(r.metadata[s]) || slips[s] === true || (fuzzy[s] === true && r.terms.some(function (t) {
-        return says(r.metadata[t]) && nearlyEqual(t, s);
-      }));
-    };
-    // A compound (`kv_cache_enabled`) is said when its parts are (`kv_cache_enabled=true`);
-    // `no-warmup` has one part, `warmup`, which says too little.
-    return r.everyWord || (stems.length > 0 && q.core.every(function (token, i) {
-      var parts = (token.match(/[\p{L}\p{N}]+/gu) || []).filter(tokens.keepPart);
-      return said(stems[i]) || (parts.length > 1 && parts.every(function (part) { return said(stem(part)); }));
-    }));
-  }
-
-  /* A typed word the record has: in its message, or naming where it is
-   * raised (`cobra duplicate argument`, `metavoice kv_cache_enabled`). */
-  function says(fields) {
-    return inMessage(fields) || !!(fields && (fields.repo || fields.file));
-  }
-
-  /* The paste's words (its first 20,000 characters), worked out once a search. */
-  function pastedWords(q, text) {
-    if (!q.pasted) q.pasted = toSet(tokens.tokenize(text.slice(0, 20000)));
-    return q.pasted;
   }
 
   /* Near matches for the best-scored of the given records, tried on each
@@ -354,155 +244,5 @@
     return best;
   }
 
-  /* How much of a record's message the paste holds: of the distinct words
-   * of its pattern's literal text, the share in the paste, and how many of
-   * those are not common (a word in a large share of the records); and how
-   * much of the paste's line that holds most of them they explain. */
-  function held(engine, r, text, q) {
-    var matcher = engine.matcher(r.ref);
-    if (!matcher) return { share: 0, rare: 0, line: 0 };
-    var words = literalWords(matcher), own = toSet(words);
-    var pasted = pastedWords(q, text), hits = 0, rare = 0;
-    for (var i = 0; i < words.length; i++) {
-      if (!pasted[words[i]]) continue;
-      hits++;
-      if (!engine.isCommon(stem(words[i]))) rare++;
-    }
-    var lines = q.lines.length ? q.lines : text.slice(0, 20000).split("\n").slice(0, 200), best = 0, line = 0;
-    lines.forEach(function (l) {
-      var lineWords = tokens.unique(tokens.tokenize(l)), found = 0;
-      for (var j = 0; j < lineWords.length; j++) if (own[lineWords[j]]) found++;
-      if (found > best || (found === best && found && found / lineWords.length > line)) {
-        best = found;
-        line = found / lineWords.length;
-      }
-    });
-    return { share: words.length ? hits / words.length : 0, rare: rare, line: line };
-  }
-
-  /* Whether the first result is the paste's error, or only related. A
-   * match means the paste holds the record's message: "exact" when its
-   * pattern is found whole (long enough to say something, or most of the
-   * line it is on), "likely" when found within a few edits or when the paste
-   * holds enough of its distinctive words, "none" otherwise. Every rule asks
-   * for a word of the message that is not common: "timed out" alone says
-   * nothing. A record of a runtime other than the paste's frames' is
-   * none: its code did not raise the paste's error. So is one whose library
-   * the paste does not name, where its error's class is another library's.
-   * A code is exact unless the line around it says another message. Measured on real pastes
-   * searched with and without their records (bench/quality.py): see
-   * docs/search.md. */
-  var MATCH = {
-    literal: 20,          // a pattern found whole with this much literal text…
-    shortLiteral: 16,     // …or this much, making this share of its line
-    shortLine: 0.4,
-    alone: 11,            // a pattern found whole with this much literal text, standing alone (match.standsAlone)
-    line: 0.6,            // a pattern found (or near) making this share of its line
-    foundShare: 0.5,      // a pattern found (or near) with this share of its words held…
-    foundRare: 3,         // …and this many of them not common
-    rare: 4,              // this many distinctive words held…
-    rareShare: 0.2,       // …and this share of its words
-    wordsShare: 0.6,      // this share of its words held, two of them distinctive,
-    wordsLine: 0.7,       // making this share of the line
-    classRecords: 2,      // an error class named with its library, of at most this many records
-    substituted: 0.25,    // another message: a line's words in place of the record's, this share of those aligned
-    covered: 0.5,         // another line: no line of the paste holds this share of the record's words…
-    coveredOf: 8,         // …of at most this many
-  };
-
-  /* The runtimes whose errors are raised by their own code, told by their
-   * language codes: a Python library's message does not come out of a Node
-   * stack. C, C++, Go and Rust are left out: other languages relay their
-   * messages (a server's reply, a native extension's error). */
-  var RUNTIME = { py: "py", js: "js", ts: "js", java: "jvm", kt: "jvm", scala: "jvm", groovy: "jvm",
-                  cs: "cs", rb: "rb", php: "php" };
-
-  /* Whether the paste's frames say the error was raised in other languages
-   * than the record's runtime (q.raised: search-paste.js raisedIn). */
-  function raisedElsewhere(engine, r, q) {
-    var doc = engine.doc(r.ref), runtime = doc && RUNTIME[doc[7]];
-    if (!runtime || !q.raised) return false;
-    var languages = Object.keys(q.raised);
-    return languages.length > 0 && !languages.some(function (l) { return (RUNTIME[l] || l) === runtime; });
-  }
-
-  /* Whether the paste names an error class that this record raises and at
-   * most MATCH.classRecords records have (`GuzzleHttp\Exception\ClientException`,
-   * candle's `DTypeMismatchBinaryOp`): with its library named, the class is
-   * the error, as a code is. */
-  function ownClass(engine, q, r) {
-    return (q.classes || []).some(function (c) {
-      var s = stem(c), fields = r.metadata[s];
-      return !!(fields && fields.cls) && engine.df(s) <= MATCH.classRecords;
-    });
-  }
-
-  /* The verdict on the first result, and the rule that gave it (ranked.rule:
-   * what bench/quality.py --misses prints). */
-  function judge(engine, text, q, ranked) {
-    var said = verdict(engine, text, q, ranked);
-    ranked.rule = said[1];
-    return said[0];
-  }
-
-  function verdict(engine, text, q, ranked) {
-    var r = ranked[0];
-    if (!r) return ["none", "no result"];
-    var h = held(engine, r, text, q);
-    r.held = h;
-    var matcher = engine.matcher(r.ref);
-    var said = matcher ? agree.agreement(matcher.pattern, text.split("\n"), function (w) { return engine.isCommon(w); }) : null;
-    r.agree = said;
-    // A paste whose message lines say nothing of their own (a class alone,
-    // `Uncaught GuzzleHttp\Exception\ClientException`) contradicts no record.
-    // Nor do a few typed words, in any order, with or without a slip.
-    var says = agree.words(q.lines.length ? q.lines.join(" ") : text).filter(function (w) {
-      return w && !engine.isCommon(w);
-    }).length >= 2;
-    if (!says || (q.typed && !q.lines.length) || Object.keys(q.fuzzy || {}).length) said = null;
-    var other = said &&
-      ((said.substituted.length > 0 && said.substituted.length >= MATCH.substituted * said.aligned) ||
-       said.requoted || said.head < (said.headOf >= 3 ? 2 : 1));
-    var thin = said && !q.typed && said.head < said.headOf && said.aligned < MATCH.covered * Math.min(said.of, MATCH.coveredOf);
-    if (r.code) return other || thin ? ["none", "code, another message"] : ["exact", "code"];
-    if (raisedElsewhere(engine, r, q)) return ["none", "raised elsewhere"];
-    // `psycopg2.InterfaceError: connection already closed` is psycopg2's error,
-    // not execnet's of the same words, when psycopg2 has records and the paste
-    // names execnet nowhere.
-    if (q.owners && q.owners.any && !q.owners.of(r.ref) && !r.named) return ["none", "another library's class"];
-    var found = r.found === "exact" && said && said.empty ? "emptied" : r.found;
-    var likely = function (rule) {
-      return other ? ["none", rule + ", another message"] : thin ? ["none", rule + ", another line"] : ["likely", rule];
-    };
-    var classSays = r.named > 0 && r.classNamed && ownClass(engine, q, r);
-    // A message of common words alone says what it is where the paste names its
-    // repository strongly and holds its pattern whole (`error: invalid argument:
-    // {arg}` under a llama-server command line).
-    if (h.rare < 1) {
-      // The class says it, unless the line has a distinctive word where the
-      // record has its own (`The payload is invalid.` is not `The MAC is invalid.`).
-      var reworded = r.agree && r.agree.substituted.length > 0;
-      if (classSays) return reworded ? ["none", "common words, class, another message"] : likely("common words, class");
-      return found === "exact" && r.named >= 2 && r.literal >= MATCH.literal ? likely("common words, found, named")
-        : ["none", "common words"];
-    }
-    if (found === "exact" && (r.literal >= MATCH.literal || (r.literal >= MATCH.shortLiteral &&
-                                                            h.line >= MATCH.shortLine))) return ["exact", "found"];
-    if (found === "exact" && r.literal >= MATCH.alone &&
-        match.standsAlone(matcher, haystackOf(q, text))) return likely("found alone");
-    if (classSays) return likely("class");
-    if (found === "head" && r.literal >= MATCH.literal) return likely("head");
-    if (found === "near" && r.literal >= MATCH.literal && h.share === 1 && h.rare >= 2) return likely("near, every word");
-    if (found && (r.named > 0 || h.line >= MATCH.line || (h.share >= MATCH.foundShare && h.rare >= MATCH.foundRare))) {
-      return likely("found " + found + (r.named > 0 ? ", named" : h.line >= MATCH.line ? ", line" : ", words"));
-    }
-    if (q.typed && everyWordNear(q, r)) return likely("typed");
-    if (r.named >= 2 && h.share === 1 && h.rare >= 2) return likely("named, every word");
-    // Words alone are a match only where a message line of the paste has some of them.
-    if (h.rare >= MATCH.rare && h.share >= MATCH.rareShare && h.line > 0) return likely("rare words");
-    if (h.share >= MATCH.wordsShare && h.rare >= 2 && h.line >= MATCH.wordsLine) return likely("words, line");
-    return ["none", "nothing"];
-  }
-
-  return { rank: rank, judge: judge, CODE_SHAPED: CODE_SHAPED };
+  return { rank: rank, CODE_SHAPED: CODE_SHAPED, nearlyEqual: nearlyEqual, inMessage: inMessage };
 });

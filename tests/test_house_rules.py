@@ -58,8 +58,6 @@ LONG_MODULES = {
     "static/search-core.js",
     "static/search-data.js",
     "static/search-match.js",
-    "static/search-paste.js",
-    "static/search-rank.js",
     "static/search-ui.js",
 }
 LONG_PY_FUNCTIONS = {

@@ -535,7 +535,7 @@ def test_a_journal_prefix_and_rsyslogs_colours_are_read_away(node_core):
     ("ruby/2.0.0/net/http.rb:918:in `connect': SSL_connect returned=1 (Faraday::SSLError)", "rb"),
 ])
 def test_where_an_error_was_raised_from_frames_without_files_and_rubys_first_line(node_core, frames, language):
-    raised = node_core.evaluate("t => Object.keys(ErrorSearch.paste.raisedIn(t, {cs: 'cs', rb: 'rb', java: 'java'}))",
+    raised = node_core.evaluate("t => Object.keys(ErrorSearch.context.raisedIn(t, {cs: 'cs', rb: 'rb', java: 'java'}))",
                                 frames)
     assert raised == ([language] if language else []), raised
 

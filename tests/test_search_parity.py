@@ -84,7 +84,7 @@ def test_python_and_browser_normalise_names_alike(node_core):
         owner, _, repo = record["repo"].partition("/")
         names += [owner, repo, *class_names(record.get("errorClass") or ""), *path_names(record.get("filePath") or "")]
     in_node = node_core.evaluate(
-        "([ns, rules]) => ns.map(n => [ErrorSearchPaste.nameKey(n), ErrorSearchPaste.nameAliases(n, rules.names)])",
+        "([ns, rules]) => ns.map(n => [ErrorSearchContext.nameKey(n), ErrorSearchContext.nameAliases(n, rules.names)])",
         [names, search_rules(len(names))])
     mismatches = [(name, [name_key(name), name_aliases(name)], js) for name, js in zip(names, in_node)
                   if [name_key(name), name_aliases(name)] != js]

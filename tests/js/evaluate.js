@@ -14,9 +14,12 @@ globalThis.window = globalThis;
 globalThis.lunr = require(path.join(STATIC, "vendor", "lunr-2.3.9", "lunr.min.js"));
 globalThis.ErrorSearchTokens = require(path.join(STATIC, "search-tokens.js"));
 globalThis.ErrorSearchPaste = require(path.join(STATIC, "search-paste.js"));
+globalThis.ErrorSearchContext = require(path.join(STATIC, "search-context.js"));
 globalThis.ErrorSearchMatch = require(path.join(STATIC, "search-match.js"));
 globalThis.ErrorSearchAgree = require(path.join(STATIC, "search-agree.js"));
+globalThis.ErrorSearchEvidence = require(path.join(STATIC, "search-evidence.js"));
 globalThis.ErrorSearchRank = require(path.join(STATIC, "search-rank.js"));
+globalThis.ErrorSearchJudge = require(path.join(STATIC, "search-judge.js"));
 globalThis.ErrorSearch = require(path.join(STATIC, "search-core.js"));
 globalThis.ErrorSearchData = require(path.join(STATIC, "search-data.js"));
 require(path.join(STATIC, "search-cutoff.js"));  // sets window.searchCutoff
