@@ -7,7 +7,7 @@ No templates, no Markdown, no listings, no search index: whatever our build
 costs above this is overhead we could, in principle, remove.
 
 `--our-lexing` runs the same work as our build highlights: with
-errorsite/lexing.py in place (the RegexLexer loop our build uses: each
+errorsite/markup/lexing.py in place (the RegexLexer loop our build uses: each
 state's rules by first character), and the HTML written by
 errorsite/markup/code.py's format_html from lexed's tokens (HtmlFormatter's
 bytes, in one loop, since 2026-12-05; without get_tokens' generator, since
@@ -34,7 +34,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from errorsite import lexing  # noqa: E402
+from errorsite.markup import lexing  # noqa: E402
 from errorsite.markup import lexer_for, snippet_lexer  # noqa: E402
 from errorsite.markup.code import format_html, lexed  # noqa: E402
 
@@ -94,5 +94,5 @@ if __name__ == "__main__":
     if len(arguments) != 2 or (our_files and not our_lexing):
         raise SystemExit(__doc__)
     if our_lexing and not lexing.install():
-        raise SystemExit("errorsite/lexing.py does not mirror this Pygments: no floor with our lexing")
+        raise SystemExit("errorsite/markup/lexing.py does not mirror this Pygments: no floor with our lexing")
     main(Path(arguments[0]), Path(arguments[1]), our_lexing, our_files)

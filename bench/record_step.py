@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from errorsite import lexing, records, urls
+from errorsite import records, urls
+from errorsite.markup import lexing
 from errorsite.pages import plain_text
 from errorsite.pages.render import SiteOptions
 from errorsite.process.pool import LARGEST_CHUNK

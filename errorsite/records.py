@@ -16,10 +16,10 @@ from typing import Callable, Iterator, NamedTuple
 
 import jinja2
 
-from . import lexing, urls
+from . import urls
 from .cache.keys import record_key
 from .load import RawRecord, load_file, read_record_bytes
-from .markup import NO_BLOCKS, Blocks
+from .markup import NO_BLOCKS, Blocks, lexing
 from .model import Outcome, Page, Problem, Record, Reuse, Summary
 from .pages.api import oembed, record_json
 from .pages.cards import card_page, has_card
@@ -213,7 +213,7 @@ def outcomes(worker: Worker, files: list[Path | None], jobs: int, known: dict[in
 
 
 def serially(worker: Worker, after: float = SERIAL_SECONDS) -> Callable[[list[Path]], list[Outcome]]:
-    """`worker`'s chunks in this process, with our lexing (lexing.py)
+    """`worker`'s chunks in this process, with our lexing (markup/lexing.py)
     installed once it has taken longer than `after`: a serial build (`-j 1`,
     or one CPU) of thousands of records then highlights as fast as a worker
     does, and a small one never pays for reading the lexers' rules. With more
@@ -231,7 +231,7 @@ def serially(worker: Worker, after: float = SERIAL_SECONDS) -> Callable[[list[Pa
 def usable_jobs(jobs: int, report: Callable[[str], None]) -> int:
     """`jobs`, or 1 in a daemonic process (a multiprocessing pool's worker, a
     Dask worker), which may not start processes of its own. That serial build
-    still installs our lexing (lexing.py), as a pool's worker would have."""
+    still installs our lexing (markup/lexing.py), as a pool's worker would have."""
     if jobs <= 1 or not multiprocessing.current_process().daemon:
         return jobs
     ours = lexing.install()
@@ -251,7 +251,7 @@ def _in_order(count: int, known: dict[int, Outcome], made: Iterator[Outcome]) ->
 def _start_worker(worker: Worker) -> None:
     global _worker
     _worker = worker
-    # Our lexing (lexing.py) reads each rule's pattern once a process, when its
+    # Our lexing (markup/lexing.py) reads each rule's pattern once a process, when its
     # state is first entered: repaid here, where a process renders thousands of
     # records, not needed in a small serial build.
     lexing.install()

@@ -9,7 +9,7 @@ import multiprocessing
 import pygments
 from pygments.lexer import RegexLexer
 
-from errorsite import lexing
+from errorsite.markup import lexing
 from errorsite.pipeline import BuildSettings, build
 from tests.test_incremental import tree, write_records
 

@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "errorsite"
 # (tests/test_house_rules.py compares them).
 LAYERS = [
     ("values", {"errorsite", "model", "urls", "resources", "process.generator_result", "tools.logsafe"}),
-    ("helpers", {"process.budget", "process.background", "tokens", "process.pool", "process.cpus", "lexing", "text",
+    ("helpers", {"process.budget", "process.background", "tokens", "process.pool", "process.cpus", "text",
                  "pages.template_errors"}),
     ("load", {"load"}),
     ("previous build", {"cache"}),
@@ -36,8 +36,6 @@ LAYERS = [
     ("record step and redirects", {"records", "pages.redirects"}),
     ("global steps", {"pages.sitewide", "search"}),
     ("shards", {"shards"}),
-    ("the record step's outcomes", {"recorded"}),
-    ("the codes' guess", {"codes_guess"}),
     ("write", {"write"}),
     ("pipeline", {"pipeline"}),
     ("commands", {"config", "tools.check", "tools.reporting", "tools.find"}),

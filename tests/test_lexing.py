@@ -1,4 +1,4 @@
-"""Highlighting: lexing.py gives Pygments' RegexLexer tokens, format_html its
+"""Highlighting: markup/lexing.py gives Pygments' RegexLexer tokens, format_html its
 HtmlFormatter's bytes, and a record's blocks are made for that record only."""
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from pygments.lexers import (BashSessionLexer, CLexer, CppLexer, GoLexer, JavaLe
                              RustLexer, find_lexer_class_by_name, get_all_lexers)
 from pygments.token import Comment, Keyword, Name, Number, String, Text, Token, Whitespace
 
-from errorsite import lexing, records, urls
+from errorsite import records, urls
+from errorsite.markup import lexing
 from errorsite.markup import code as code_module, lexer_for, snippet_lexer
 from errorsite.pages.plain_text import check_record
 from errorsite.pages.render import SiteOptions, environment, record_page, summarize
@@ -140,7 +141,7 @@ def test_the_records_code_gives_the_same_tokens_with_the_lexers_the_build_picks(
                                          JavascriptLexer, BashSessionLexer])
 def test_the_languages_of_the_records_give_the_same_tokens_on_this_project_s_code(lexer_class):
     lexer = lexer_class(stripnl=False, ensurenl=False)
-    for path in (PROJECT / "errorsite" / "lexing.py", PROJECT / "static" / "search-core.js"):
+    for path in (PROJECT / "errorsite" / "markup" / "lexing.py", PROJECT / "static" / "search-core.js"):
         assert_same_tokens(lexer, path.read_text(encoding="utf-8"))
 
 

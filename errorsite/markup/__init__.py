@@ -3,8 +3,10 @@
 Every string here is untrusted. Markdown runs with raw HTML off and a link
 filter (prose.py); Pygments escapes the code it is given (code.py). Both
 return markupsafe.Markup so templates insert them once, unescaped, and never
-wrap them again. Text that stays text (its lines, its bidi controls) is
-text.py's, below both markup and validate.
+wrap them again; lexing.py puts in place Pygments' RegexLexer loop with each
+state's rules looked up by character (install()), the same tokens. Text that
+stays text (its lines, its bidi controls) is text.py's, below both markup
+and validate.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
     pages (the search index among them) → write → save the next build's state
 
 Each record file goes through load → validate → render on its own, in worker
-processes (records.py); the main process keeps only each record's Summary (recorded.py) and
+processes (records.py); the main process keeps only each record's Summary (record_outcomes.py) and
 writes pages as they arrive. The global steps (pages/sitewide.py) then run on the
 summaries, and the writer (write/) swaps the new site in. Each step takes
 values and returns values; a step that streams pages is a generator that
@@ -25,7 +25,6 @@ from ..cache.plan import NO_GLOBAL_PAGES, GlobalPages, NextBuild, PreviousBuild
 from ..cache.planning import Plan, plan_build, save_trusted_stats, unreadable
 from ..cache.previous import Keep
 from ..cache.stored import save_state
-from ..codes_guess import check_codes, codes_settled, served_codes, without_codes
 from ..load import (check_not_empty, load_static, parse_url_manifest, read_url_manifest, scan_records,
                     skipped_notes)
 from ..load.files import printable
@@ -35,12 +34,13 @@ from ..pages.cards import card_warnings
 from ..pages.render import TEMPLATES, SiteOptions
 from ..pages.sitewide import GlobalInputs, History, sitewide_pages
 from ..process.generator_result import Finished
-from ..recorded import RecordsDone, Report, keeping_last_good, record_pages, without_duplicates
 from ..records import Worker, outcomes, usable_jobs
 from ..resources import STATIC
 from ..search import streamed_search
 from ..shards import Shard, ShardEntry, in_shard, read_shards, shard_pages
 from ..write import check_output, guard, sweep_leftovers, write_site
+from .codes_guess import check_codes, codes_settled, served_codes, without_codes
+from .record_outcomes import RecordsDone, Report, keeping_last_good, record_pages, without_duplicates
 from .values import BuildResult, BuildSettings, Built, Planned, RecordsIn, Start, StrictFailure
 
 PROJECT = Path(__file__).resolve().parent.parent.parent

@@ -12,7 +12,7 @@ from ..load import RecordFile
 from ..model import Outcome, Problem
 from ..pages.render import SiteOptions
 from ..pages.sitewide import SitewideDone
-from ..recorded import Progress, RecordsDone, Report
+from .record_outcomes import Progress, RecordsDone, Report
 
 
 class BuildSettings(NamedTuple):

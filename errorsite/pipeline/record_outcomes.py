@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 
-from .cache.plan import kept_instead
-from .model import Outcome, Page, Problem, Reuse, StoredSummary, Summary, sharing_values, whole
-from .shards import ShardEntry
-from .validate import flag_duplicates
+from ..cache.plan import kept_instead
+from ..model import Outcome, Page, Problem, Reuse, StoredSummary, Summary, sharing_values, whole
+from ..shards import ShardEntry
+from ..validate import flag_duplicates
 
 Report = Callable[[str], None]
 Progress = Callable[[int, int], None]

@@ -10,15 +10,15 @@ import collections
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from . import urls
-from .cache.keys import render_fingerprint
-from .cache.stored import served_fingerprint
-from .model import StoredSummary, whole
-from .pages.codes import has_codes
-from .pages.render import SiteOptions
-from .recorded import RecordsDone, Report
-from .resources import STATIC
-from .shards import ShardEntry
+from .. import urls
+from ..cache.keys import render_fingerprint
+from ..cache.stored import served_fingerprint
+from ..model import StoredSummary, whole
+from ..pages.codes import has_codes
+from ..pages.render import SiteOptions
+from ..resources import STATIC
+from ..shards import ShardEntry
+from .record_outcomes import RecordsDone, Report
 
 Result = TypeVar("Result")
 
