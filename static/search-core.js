@@ -52,6 +52,8 @@
   }
 
   WholeIndex.prototype.pending = function () { return false; };
+  WholeIndex.prototype.restart = function () {};
+  WholeIndex.prototype.wanted = function () { return []; };
 
   /* In how many records the term is, or undefined for a term the index lacks. */
   WholeIndex.prototype.df = function (term) {
@@ -197,18 +199,27 @@
     return found;
   }
 
-  /* Search: returns [{ref, doc, score, terms}] best first, never throws on
-   * text; or null while `data` is still fetching what the query needs (it
-   * then has a list of what to fetch, and the search runs again). */
+  /* Search: [{ref, doc, score, terms}] best first, never throws on text;
+   * `data` must hold every file the query needs (lookup says which). */
   function find(data, names, text, limit) {
+    var step = lookup(data, names, text, limit);
+    if (step.wanted) throw new Error("search: the data lacks " + step.wanted.join(", "));
+    return step.results;
+  }
+
+  /* One try of the search on what `data` holds: {results} when it holds
+   * every file the query needs, else {wanted: [the files it lacks]}, to be
+   * fetched (all at once) before the next try. */
+  function lookup(data, names, text, limit) {
     limit = limit || 20;
+    data.restart();
     text = paste.read(text);
     // Every word of the paste is weighed, as the whole index weighs it: the
     // split index fetches the term file of each (one request a file, all in
     // one round), and the paste's names (the same message vendored in a fork
     // or a wrapper is told apart by them alone).
     var q = analyseRead(text), found = pasteContext.pasteNames(text, data.rules.names);
-    if (!q.core.length && !q.context.length) return noResults();
+    if (!q.core.length && !q.context.length) return { results: noResults() };
     var known = function (token) { return data.df(stem(token)) !== undefined; };
     var rare = function (token) { return !isCommon(data, stem(token)); };
     q.core.concat(q.context).forEach(function (token) { data.df(stem(token)); });
@@ -236,7 +247,7 @@
       leastCommon = commonWords.reduce(function (a, b) { return data.df(stem(b)) < data.df(stem(a)) ? b : a; });
       data.wants(stem(leastCommon));
     }
-    if (data.pending()) return null;
+    if (data.pending()) return { wanted: data.wanted() };
     var kept = function (token) { return rare(token) || token === leastCommon; };
     var filtered = { core: q.core.filter(kept), context: q.context.filter(rare) };
     if (filtered.core.length || filtered.context.length) { q.core = filtered.core; q.context = filtered.context; }
@@ -253,18 +264,18 @@
       var found = data.neighbours(stem(token));
       return found && expansions(data, found.slice().sort());
     });
-    if (near.some(function (n) { return !n; })) return null;  // a vocabulary file is on its way
+    if (near.some(function (n) { return !n; })) return { wanted: data.wanted() };  // a vocabulary file is on its way
     prefixed = expansions(data, prefixed);
-    if (data.pending()) return null;
+    if (data.pending()) return { wanted: data.wanted() };
     if (!prefixed.length && !core.length && !context.length && !near.some(function (n) { return n.length; })) {
-      return noResults();  // lunr would return every record for an empty query
+      return { results: noResults() };  // lunr would return every record for an empty query
     }
     // Terms go in stemmed (the stems are cached), so lunr skips its own
     // stemmer, the same Porter stemmer, on each of them. Typos and the prefix
     // go in as the terms they expand to.
     var wanted = unique(core.concat(context, prefixed, [].concat.apply([], near)));
     var index = data.index(wanted);
-    if (data.pending()) return null;
+    if (data.pending()) return { wanted: data.wanted() };
     // A record whose error code the query holds is a candidate however low
     // lunr scores it: a code outranks every pattern (search-rank.js).
     var codes = core.concat(context).filter(function (t) { return ranking.CODE_SHAPED.test(t); });
@@ -285,7 +296,7 @@
     // The first screen's cards are waited for; the others are taken when
     // they came with the postings, and fetched after (SplitSearch.cards).
     ranked.forEach(function (r, i) { r.doc = i < FIRST_SCREEN ? data.doc(r.ref) : data.card(r.ref); });
-    return data.pending() ? null : ranked;
+    return data.pending() ? { wanted: data.wanted() } : { results: ranked };
   }
 
   function holdsCode(result, codes) {
@@ -337,6 +348,7 @@
   }
 
   ErrorSearch.find = find;
+  ErrorSearch.lookup = lookup;
   ErrorSearch.FIRST_SCREEN = FIRST_SCREEN;
   ErrorSearch.bucketOf = bucketOf;
   ErrorSearch.prefixRun = prefixRun;

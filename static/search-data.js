@@ -1,9 +1,9 @@
 /* The split search data (errorsite/search/chunks.py says what each file
  * holds): a view of the index that answers from the files fetched so far and
- * lists what else a query needs. ErrorSearch.find runs on it; when it returns
- * null, the missing files are fetched, all at once, and it runs again. The
- * last run has everything it asked for, so its results are the ones the whole
- * index gives.
+ * lists what else a query needs. ErrorSearch.lookup tries the query on it: it
+ * answers, or names the files it lacks, which are fetched, all at once, before
+ * the next try. The last try has everything it asked for, so its results are
+ * the ones the whole index gives.
  *
  * No DOM: `fetchJson(path)` → Promise of the parsed file, so the same code
  * runs in the browser and under Node.
@@ -49,6 +49,9 @@
   }
 
   SplitIndex.prototype.pending = function () { return Object.keys(this.missing).length > 0; };
+  SplitIndex.prototype.wanted = function () { return Object.keys(this.missing); };
+  /* A new try of a search or of its cards: what the last one lacked is forgotten. */
+  SplitIndex.prototype.restart = function () { this.missing = Object.create(null); };
 
   SplitIndex.prototype.file = function (path) {
     if (path in this.files) return this.files[path];
@@ -312,13 +315,11 @@
     return this.start().then(function () {
       var rounds = 0;
       var data = self.data;
-      function attempt() {
-        data.missing = Object.create(null);
-        var results = ErrorSearch.find(data, null, text, limit);
-        if (results) return results;
+      function attempt() {  // fetch what the query needs, then find
+        var step = ErrorSearch.lookup(data, null, text, limit);
+        if (!step.wanted) return step.results;
         if (++rounds > MAX_ROUNDS) throw new Error("search: the data did not settle after " + MAX_ROUNDS + " rounds");
-        return Promise.all(Object.keys(data.missing).map(function (path) { return self.fetchFile(path); }))
-          .then(attempt);
+        return Promise.all(step.wanted.map(function (path) { return self.fetchFile(path); })).then(attempt);
       }
       return attempt();
     });
@@ -330,10 +331,10 @@
   SplitSearch.prototype.cards = function (results) {
     var self = this, data = this.data;
     function attempt() {
-      data.missing = Object.create(null);
+      data.restart();
       results.forEach(function (r) { if (!r.doc) r.doc = data.doc(r.ref); });
       if (!data.pending()) return Promise.resolve(results);
-      return Promise.all(Object.keys(data.missing).map(function (path) { return self.fetchFile(path); })).then(attempt);
+      return Promise.all(data.wanted().map(function (path) { return self.fetchFile(path); })).then(attempt);
     }
     return attempt();
   };

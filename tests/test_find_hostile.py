@@ -131,9 +131,8 @@ def fake_site(folder: Path, engine: str) -> Path:
 
 def asking_engine(paths_js: str) -> str:
     """An engine that asks for the files `paths_js` (a JavaScript array) every round."""
-    return ("var ErrorSearchData = {SplitIndex: function () { this.pending = function () { return false; }; }};"
-            "var ErrorSearch = {find: function (data) {"
-            f" {paths_js}.forEach(function (p) {{ data.missing[p] = true; }}); return null; }}}};")
+    return ("var ErrorSearchData = {SplitIndex: function () {}};"
+            f"var ErrorSearch = {{lookup: function () {{ return {{wanted: {paths_js}}}; }}}};")
 
 
 # ---- B. No printed line starts a CI command ----------------------------------------------
@@ -212,10 +211,10 @@ def test_a_huge_file_in_a_folder_is_refused_without_reading_it(built, tmp_path):
 
 @pytest.mark.parametrize("engine, said", [
     ("while (true) {}", "--timeout"),
-    ("var ErrorSearchData = {SplitIndex: function () {}}; var ErrorSearch = {find: function () { while (true) {} }};",
+    ("var ErrorSearchData = {SplitIndex: function () {}}; var ErrorSearch = {lookup: function () { while (true) {} }};",
      "--timeout"),
     ("var kept = []; while (true) kept.push(new Array(100000).fill(1));", "MB of memory"),
-    ("var ErrorSearchData = {SplitIndex: function () {}}; var ErrorSearch = {find: function () {"
+    ("var ErrorSearchData = {SplitIndex: function () {}}; var ErrorSearch = {lookup: function () {"
      " var kept = []; while (true) kept.push(new Array(100000).fill(1)); }};", "MB of memory"),
 ])
 def test_a_script_that_loops_or_allocates_forever_is_stopped(tmp_path, engine, said):

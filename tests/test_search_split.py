@@ -348,3 +348,38 @@ def test_weights_are_lunr_pys_with_a_field_no_record_has():
     test_streaming_weights_are_lunr_pys(corpus)
     index = term_index(corpus)
     assert index.weights(next(iter(index.terms.values())))
+
+
+LOOKUP = r"""
+const [data, splitPath, corePath] = process.argv.slice(1);
+const { SplitIndex } = require(splitPath), ErrorSearch = require(corePath);
+const { files, meta, query } = JSON.parse(require("fs").readFileSync(data, "utf8"));
+const held = Object.create(null), split = new SplitIndex(meta, held), tries = [];
+let step = ErrorSearch.lookup(split, null, query, 5);
+while (step.wanted) {
+  tries.push(step.wanted.slice().sort());
+  step.wanted.forEach((path) => { held[path] = files[path]; });
+  step = ErrorSearch.lookup(split, null, query, 5);
+}
+let thrown = "";
+try { ErrorSearch.find(new SplitIndex(meta, Object.create(null)), null, query, 5); } catch (e) { thrown = e.message; }
+process.stdout.write(JSON.stringify({ tries, results: step.results.map((r) => r.doc[2]), match: step.results.match, thrown }));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_lookup_names_the_files_it_lacks_and_find_never_answers_without_them(tmp_path):
+    """SplitSearch fetches what ErrorSearch.lookup names, then it answers;
+    ErrorSearch.find, on data lacking a file, says so instead of answering."""
+    corpus = summaries(shared_documents())
+    pages = {page.path.removeprefix(urls.SEARCH_PATH): json.loads(page.content) for page in search_pages(corpus).pages}
+    message = corpus[0].message
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"files": pages, "meta": pages["meta.json"], "query": message}), "utf-8")
+    run = subprocess.run([NODE, "-e", LOOKUP, str(data), str(ROOT / "static" / "search-data.js"),
+                          str(ROOT / "static" / "search-core.js")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    assert found["tries"] and all(paths for paths in found["tries"])
+    assert found["results"] and found["match"] != "none"
+    assert found["thrown"].startswith("search: the data lacks ")

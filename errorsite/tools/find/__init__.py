@@ -3,7 +3,7 @@
 It runs the very scripts a built site serves to browsers (the search page's
 `data-engine`: lunr.js and search-engine.js), in V8 embedded in Python
 (mini-racer), over the same split search files a browser fetches: from a
-site folder or over HTTP(S). No second ranker: the browser's ErrorSearch.find
+site folder or over HTTP(S). No second ranker: the browser's ErrorSearch.lookup
 decides; this module only carries files to it, round by round, as the
 browser's SplitSearch does (static/search-data.js). The site is trusted
 with nothing: sites.py reads only its own files, each bounded, within one
@@ -39,13 +39,12 @@ var errorsiteFind = (function () {
     start: function (metaText) { data = new ErrorSearchData.SplitIndex(JSON.parse(metaText), files); return true; },
     add: function (path, text) { files[path] = JSON.parse(text); return true; },
     find: function (text, limit) {
-      data.missing = Object.create(null);
-      var results = ErrorSearch.find(data, null, text, limit);
-      if (results) {  // every result's card, as SplitSearch.cards fetches those past the first screen
-        data.missing = Object.create(null);
-        results.forEach(function (r) { if (!r.doc) r.doc = data.doc(r.ref); });
-      }
-      if (!results || data.pending()) return { missing: Object.keys(data.missing) };
+      var step = ErrorSearch.lookup(data, null, text, limit);
+      if (step.wanted) return { missing: step.wanted };
+      var results = step.results;
+      data.restart();  // every result's card, as SplitSearch.cards fetches those past the first screen
+      results.forEach(function (r) { if (!r.doc) r.doc = data.doc(r.ref); });
+      if (data.pending()) return { missing: data.wanted() };
       return { match: results.match || "none",
                results: results.map(function (r) { return { ref: r.ref, doc: r.doc }; }) };
     }
