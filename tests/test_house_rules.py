@@ -57,7 +57,6 @@ LONG_MODULES = {
     "errorsite/model.py",
     "static/search-core.js",
     "static/search-data.js",
-    "static/search-match.js",
     "static/search-ui.js",
 }
 LONG_PY_FUNCTIONS = {

@@ -14,11 +14,11 @@ from ..model import Page
 
 # The search code, in the order it runs: static/search-ui.js loads it when
 # someone is about to search, and the search page at once (base.html). Our
-# scripts go as one file, a request instead of eight on a phone's first search;
+# scripts go as one file, one request instead of one a part on a phone's first search;
 # lunr.js stays the file npm ships.
-ENGINE_PARTS = ("search-tokens.js", "search-paste.js", "search-context.js", "search-match.js", "search-agree.js",
-                "search-evidence.js", "search-rank.js", "search-judge.js", "search-core.js", "search-score.js",
-                "search-data.js", "search-cutoff.js", "search-filters.js", "search-redact.js")
+ENGINE_PARTS = ("search-tokens.js", "search-paste.js", "search-context.js", "search-chain.js", "search-match.js",
+                "search-agree.js", "search-evidence.js", "search-rank.js", "search-judge.js", "search-core.js",
+                "search-score.js", "search-data.js", "search-cutoff.js", "search-filters.js", "search-redact.js")
 SEARCH_ENGINE = ("vendor/lunr-2.3.9/lunr.min.js", "search-engine.js")
 
 

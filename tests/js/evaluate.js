@@ -15,6 +15,7 @@ globalThis.lunr = require(path.join(STATIC, "vendor", "lunr-2.3.9", "lunr.min.js
 globalThis.ErrorSearchTokens = require(path.join(STATIC, "search-tokens.js"));
 globalThis.ErrorSearchPaste = require(path.join(STATIC, "search-paste.js"));
 globalThis.ErrorSearchContext = require(path.join(STATIC, "search-context.js"));
+globalThis.ErrorSearchChain = require(path.join(STATIC, "search-chain.js"));
 globalThis.ErrorSearchMatch = require(path.join(STATIC, "search-match.js"));
 globalThis.ErrorSearchAgree = require(path.join(STATIC, "search-agree.js"));
 globalThis.ErrorSearchEvidence = require(path.join(STATIC, "search-evidence.js"));
