@@ -17,8 +17,9 @@ from ..model import Page
 # scripts go as one file, one request instead of one a part on a phone's first search;
 # lunr.js stays the file npm ships.
 ENGINE_PARTS = ("search-tokens.js", "search-paste.js", "search-context.js", "search-chain.js", "search-match.js",
-                "search-agree.js", "search-evidence.js", "search-rank.js", "search-judge.js", "search-core.js",
-                "search-score.js", "search-data.js", "search-cutoff.js", "search-filters.js", "search-redact.js")
+                "search-agree.js", "search-evidence.js", "search-rank.js", "search-judge.js", "search-whole.js",
+                "search-core.js", "search-score.js", "search-data.js", "search-cutoff.js", "search-filters.js",
+                "search-redact.js")
 SEARCH_ENGINE = ("vendor/lunr-2.3.9/lunr.min.js", "search-engine.js")
 
 
