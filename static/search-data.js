@@ -11,12 +11,13 @@
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
     module.exports = factory(require("./vendor/lunr-2.3.9/lunr.min.js"), require("./search-core.js"),
-                             require("./search-match.js"), require("./search-tokens.js"), require("./search-score.js"));
+                             require("./search-match.js"), require("./search-tokens.js"), require("./search-score.js"),
+                             require("./search-vocabulary.js"));
   } else {
     root.ErrorSearchData = factory(root.lunr, root.ErrorSearch, root.ErrorSearchMatch, root.ErrorSearchTokens,
-                                   root.ErrorSearchScore);
+                                   root.ErrorSearchScore, root.ErrorSearchVocabulary);
   }
-})(typeof self !== "undefined" ? self : this, function (lunr, ErrorSearch, match, tokens, score) {
+})(typeof self !== "undefined" ? self : this, function (lunr, ErrorSearch, match, tokens, score, vocabulary) {
   "use strict";
 
   var MAX_ROUNDS = 8;
@@ -132,57 +133,10 @@
   /* Asks for a term's postings now, ahead of the query that will read them. */
   SplitIndex.prototype.wants = function (term) { this.posting(term); };
 
-  /* The first `limit` terms starting with `prefix`, in sorted order: a run
-   * of the sorted vocabulary, read bucket by bucket, PREFIX_AHEAD buckets at
-   * a time; short while one is on its way (the search then waits for it). */
-  var PREFIX_AHEAD = 4;
-  SplitIndex.prototype.prefixed = function (prefix, limit) {
-    var run = ErrorSearch.prefixRun(this.meta.buckets, prefix), found = [];
-    for (var i = 0; i < run.length && found.length < limit; i++) {
-      var bucket = this.bucket(run[i]);
-      if (!bucket) {
-        for (var ahead = i + 1; ahead < Math.min(run.length, i + PREFIX_AHEAD); ahead++) this.bucket(run[ahead]);
-        return found;
-      }
-      for (var t = 0; t < bucket.length; t++) {
-        if (bucket[t][0].slice(0, prefix.length) === prefix) found.push(bucket[t][0]);
-      }
-    }
-    return found.sort().slice(0, limit);
-  };
-
-  function vocabularyKeys(term) {
-    return term.length <= 4 ? ["="] : ["<" + term.slice(0, 2), ">" + term.slice(-2)];
-  }
-
-  /* The terms within one edit of `term`, from its vocabulary files; null while one is missing. */
-  SplitIndex.prototype.neighbours = function (term) {
-    var fuzzy = lunr.TokenSet.fromFuzzyString(term, 1), near = [], self = this, waiting = false;
-    vocabularyKeys(term).forEach(function (key) {
-      var n = fnv1a(key) % self.meta.vocabularyFiles, words = self.vocabulary[n];
-      if (!words) {
-        var file = self.file("v/" + n + ".json");
-        if (!file) { waiting = true; return; }
-        words = self.vocabulary[n] = lunr.TokenSet.fromArray(file);  // sorted by the build
-      }
-      near = near.concat(words.intersect(fuzzy).toArray());
-    });
-    return waiting ? null : tokens.unique(near);
-  };
-
-  /* Asks, with the word's own bucket, for the vocabulary files its
-   * neighbours would be in, should the word turn out to be a typo: a typo
-   * then costs no round of its own. Words the index has need none of it. */
-  SplitIndex.prototype.mayNeedNeighbours = function (term, room) {
-    if (term in this.entries || this.isCommon(term)) return;
-    var self = this, asked = Object.keys(this.missing).filter(function (path) { return path[0] === "v"; }).length;
-    vocabularyKeys(term).forEach(function (key) {
-      var n = fnv1a(key) % self.meta.vocabularyFiles, path = "v/" + n + ".json";
-      if (self.vocabulary[n] || path in self.files || path in self.missing || asked >= room) return;
-      self.file(path);
-      asked++;
-    });
-  };
+  /* The terms a prefix or a typo stands for (search-vocabulary.js). */
+  SplitIndex.prototype.prefixed = function (prefix, limit) { return vocabulary.prefixed(this, prefix, limit); };
+  SplitIndex.prototype.neighbours = function (term) { return vocabulary.neighbours(this, term); };
+  SplitIndex.prototype.mayNeedNeighbours = function (term, room) { vocabulary.mayNeedNeighbours(this, term, room); };
 
   /* What lunr would answer on an index of just `terms` (search-score.js). */
   SplitIndex.prototype.index = function (terms) {
@@ -267,12 +221,6 @@
     return function (ref) { return ref in covered ? [covered[ref], words[ref]] : [0, 0]; };
   };
 
-  function fnv1a(key) {
-    var value = 0x811c9dc5;
-    for (var i = 0; i < key.length; i++) value = Math.imul(value ^ key.charCodeAt(i), 0x01000193) >>> 0;
-    return value;
-  }
-
   /* The search over the split files under `base`; search() returns a Promise
    * of what ErrorSearch.search returns. `fetchJson(url, revalidate)` → Promise
    * of JSON; `revalidate` asks for the server's copy, never a cached one unchecked. */
@@ -339,5 +287,5 @@
     return attempt();
   };
 
-  return { SplitIndex: SplitIndex, SplitSearch: SplitSearch, fnv1a: fnv1a };
+  return { SplitIndex: SplitIndex, SplitSearch: SplitSearch, fnv1a: vocabulary.fnv1a };
 });

@@ -18,8 +18,8 @@ from ..model import Page
 # lunr.js stays the file npm ships.
 ENGINE_PARTS = ("search-tokens.js", "search-paste.js", "search-context.js", "search-chain.js", "search-match.js",
                 "search-agree.js", "search-evidence.js", "search-rank.js", "search-judge.js", "search-whole.js",
-                "search-core.js", "search-score.js", "search-data.js", "search-cutoff.js", "search-filters.js",
-                "search-redact.js")
+                "search-core.js", "search-score.js", "search-vocabulary.js", "search-data.js", "search-cutoff.js",
+                "search-filters.js", "search-redact.js")
 SEARCH_ENGINE = ("vendor/lunr-2.3.9/lunr.min.js", "search-engine.js")
 
 
