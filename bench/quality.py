@@ -311,7 +311,7 @@ def corpus(suite: Suite, distractors: int, seed: int = 0, leave_out: Iterable[st
 
 
 def summaries(documents: list[dict]) -> list:
-    """The summaries a build keeps, from validate alone: without plain.py's
+    """The summaries a build keeps, from validate alone: without plain_text.py's
     checks of what a page shows as plain text (Markdown that outgrows its
     text, code a lexer stalls on: highlighting every code field is most of
     thousands of distractors' time). They only ever drop a value to plain
