@@ -250,7 +250,8 @@ class Reuse(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """What became of one record file: load → validate → render."""
+    """What became of one record file: load → validate → render. A value:
+    cache/outcomes.py writes it to disk and reads it back (outcome_json)."""
 
     problems: list[Problem]
     summary: Summary | StoredSummary | None  # None: the record was rejected; stored: read back, unchanged
@@ -258,25 +259,6 @@ class Outcome(NamedTuple):
     key: str | None               # what the pages were made from (cache.keys.record_key)
     digest: str | None = None     # of the record file's bytes, when this outcome read them (load.file_digest)
     claims: str | None = None     # a rejected file: the record id it seems to hold, whose old URLs wait for it
-
-    def to_json(self) -> list:
-        """[problems, summary, paths, key]: what the next build (cache/plan.py)
-        and assemble (shards.py) read back with from_json. The Problems and the
-        Summary themselves, not lists of their values: JSON writes a tuple as the
-        same array, and copies would grow with the records; a StoredSummary as
-        it is (the outcomes file takes its bytes back; shards.py makes it whole).
-        The pages by path only: never their bytes."""
-        return [self.problems, self.summary, [page.path for page in self.pages], self.key]
-
-    @staticmethod
-    def from_json(values: object, origin: str | None = None) -> "Outcome":
-        """The Outcome to_json wrote, its pages Reuses of the files at their paths
-        (in `origin`, a shard's folder, or else the previous build). TypeError or
-        ValueError unless `values` has to_json's shape."""
-        problems, summary, paths, key = values
-        return Outcome([Problem(*problem) for problem in problems],
-                       summary if summary is None or isinstance(summary, StoredSummary) else Summary.from_json(summary),
-                       [Reuse(path, origin) for path in paths], key)
 
 
 def inert_json(value: object) -> bytes:

@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
+from .cache.outcomes import outcome_json, outcome_of_json
 from .load import load_json, read_lines
 from .model import Outcome, Page, Summary, inert_json, whole
 from .records import record_paths
@@ -88,8 +89,8 @@ def shard_pages(shard: Shard, fingerprint: str, entries: list[ShardEntry], sourc
 
 
 def shard_outcome(outcome: Outcome) -> list:
-    """Outcome.to_json with the whole summary: a shard's build may have reused its outcomes."""
-    problems, summary, paths, key = outcome.to_json()
+    """outcome_json with the whole summary: a shard's build may have reused its outcomes."""
+    problems, summary, paths, key = outcome_json(outcome)
     return [problems, None if summary is None else whole(summary), paths, key]
 
 
@@ -174,7 +175,7 @@ def shard_entries(about: ShardFile, cards: bool = False) -> Iterator[ShardEntry]
             if (why := entry_problem(values)) is not None:
                 raise ValueError(f"line {count}: {why}")
             relative, *outcome = values
-            entry = ShardEntry(relative, Outcome.from_json(outcome, origin))
+            entry = ShardEntry(relative, outcome_of_json(outcome, origin))
             pages = [page.path for page in entry.outcome.pages]
             if (why := unmade_entry(entry.outcome.summary, pages, cards)) is not None:
                 raise ShardError(f"{about.folder}: {relative}: {why}; a shard holds only what its build made, "

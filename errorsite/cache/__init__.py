@@ -8,8 +8,8 @@ Files, all written by builds, none trusted further than checked:
 - `state`, in the build's own folder (folder.py, in the user's cache): each
   record page's key, the record files' digests, the global pages' key and
   paths, the problems reported. Trusted only when the served marker names its digest.
-- `outcomes` beside it: each record file's Outcome.to_json(), read only by a
-  rebuild that renders.
+- `outcomes` beside it: each record file's outcome, one line a file (outcomes.py
+  says its layout), read only by a rebuild that renders.
 - `digests` beside it: the record files' stats and digests.
 - `spare` beside it: the site before the served one, the next build's start
   (write/spare.py), with its listing inside; and `twin-PID`, a first build's.

@@ -1,7 +1,23 @@
-"""The outcomes file: each record file's outcome as a build left it, one
-line a file, read back by the next build (previous_outcomes) and written by
-save_state (stored.py), which copies the lines of the outcomes that did not
-change (outcome_lines)."""
+"""An Outcome on disk, in its two layouts, and the outcomes file.
+
+An Outcome is written as the JSON list [problems, summary, paths, key]
+(outcome_json) and read back by outcome_of_json: the Problems and the Summary
+as JSON writes their tuples (arrays of their values), the summary null for a
+rejected record, its files by path alone (never their bytes), read back as
+Reuses of the files at those paths, in a shard's folder or the previous
+build. A shard's entries (shards.py) are this list after the record file's
+key, its summary whole; the record step hands the next build's outcomes on
+in it (RecordsDone.outcomes), where a summary read back stays a StoredSummary.
+
+The outcomes file holds each record file's outcome as a build left it, one
+line a file, sorted by file key: inert_json's [file key, problems, paths,
+page key, the summary's STORED_FIELDS (null for none)], a tab, the summary's
+JSON as inert_json writes it (`null` for none), and a newline (outcome_line).
+A line is found by its first bytes (line_start), and read back without its
+summary (outcome_of_line: a StoredSummary reads that JSON from the file when
+a step needs it). The next build reads the file (previous_outcomes); save_state
+(stored.py) writes it, copying the lines of the outcomes that did not change
+(outcome_lines)."""
 from __future__ import annotations
 
 import functools
@@ -13,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, TypeVar
 
-from ..model import STORED_FIELDS, StoredSummary, inert_json
+from ..model import STORED_FIELDS, Outcome, Problem, Reuse, StoredSummary, Summary, inert_json
 from . import OUTCOME_FILE
 
 T = TypeVar("T")
@@ -96,10 +112,27 @@ class OpenedFile:
         close(self.descriptor)
 
 
+def outcome_json(outcome: Outcome) -> list:
+    """The JSON list of `outcome`: the Problems and the Summary themselves, not
+    lists of their values (JSON writes a tuple as the same array, and copies
+    would grow with the records); a StoredSummary as it is (the outcomes file
+    takes its bytes back; shards.py makes it whole)."""
+    return [outcome.problems, outcome.summary, [page.path for page in outcome.pages], outcome.key]
+
+
+def outcome_of_json(values: object, origin: str | None = None) -> Outcome:
+    """The Outcome outcome_json wrote, its pages Reuses of the files at their
+    paths (in `origin`, a shard's folder, or else the previous build).
+    TypeError or ValueError unless `values` has outcome_json's shape."""
+    problems, summary, paths, key = values
+    return Outcome([Problem(*problem) for problem in problems],
+                   summary if summary is None or isinstance(summary, StoredSummary) else Summary.from_json(summary),
+                   [Reuse(path, origin) for path in paths], key)
+
+
 def outcome_line(key: str, outcome: list) -> bytes:
-    """The outcomes file's line for one record file: [key, problems, paths,
-    page key, the summary's STORED_FIELDS], a tab, and the summary's JSON
-    (Outcome.to_json's, as inert_json writes it; a StoredSummary's, the same)."""
+    """The outcomes file's line for one record file, from its outcome_json
+    list; a StoredSummary's JSON the bytes it was read from."""
     problems, summary, paths, page_key = outcome
     if summary is None:
         fields, text = None, b"null"

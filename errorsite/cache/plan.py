@@ -14,7 +14,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from ..model import Outcome, Problem
 from .previous import NO_GLOBAL_PAGES, GlobalPages, PreviousBuild
-from .outcomes import OutcomesAltered
+from .outcomes import OutcomesAltered, outcome_of_json
 
 __all__ = ["NO_GLOBAL_PAGES", "GlobalPages", "NextBuild", "PreviousBuild", "Reusable", "comparable", "global_reuse",
            "GlobalPlan", "kept_instead", "plan_global", "reusable_outcomes", "still_served", "unchanged"]
@@ -91,9 +91,9 @@ def still_served(reusable: Reusable, missing: frozenset[str]) -> Reusable:
 
 
 def built(entry: object) -> Outcome | None:
-    """A stored outcome (Outcome.to_json) whose record was built; else None."""
+    """A stored outcome (outcomes.outcome_json) whose record was built; else None."""
     try:
-        outcome = Outcome.from_json(entry)
+        outcome = outcome_of_json(entry)
     except (TypeError, ValueError):
         return None  # no entry, or not one this version wrote
     return None if outcome.summary is None else outcome
@@ -156,7 +156,7 @@ class NextBuild(NamedTuple):
     history: str                 # keys.history_digest of the URL history this build started from
     global_pages: GlobalPages
     sources: dict[str, str]      # record file → digest of its bytes
-    outcomes: dict[str, list]    # record file → Outcome.to_json(): reusable_outcomes reads them
+    outcomes: dict[str, list]    # record file → outcomes.outcome_json(): reusable_outcomes reads them
     records_folder: str          # as given: problems name files by it
     problems: list[Problem]
 

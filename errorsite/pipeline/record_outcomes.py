@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Generator, Iterable, Iterator, NamedTuple
 
+from ..cache.outcomes import outcome_json
 from ..cache.plan import kept_instead
 from ..model import Outcome, Page, Problem, Reuse, StoredSummary, Summary, sharing_values, whole
 from ..shards import ShardEntry
@@ -21,7 +22,7 @@ class RecordsDone(NamedTuple):
     problems: list[Problem]
     page_files: int              # the record pages, for the next build
     html_paths: list[str]        # the record pages, in the order they were written
-    outcomes: dict[str, list]    # record file → Outcome.to_json(), for cache.plan.reusable_outcomes
+    outcomes: dict[str, list]    # record file → outcome_json(), for cache.plan.reusable_outcomes
     digests: dict[str, str]      # record file → the digest of the bytes its worker read
     reused: int
     seconds: float
@@ -60,10 +61,10 @@ def record_pages(entries: Iterable[ShardEntry], total: int, report: Report, prog
         if as_before and not isinstance(outcome.summary, StoredSummary):  # a file read again
             before = last_good.get(entry.relative)
             as_before = before is not None and whole(before.summary) == outcome.summary
-        read_back = isinstance(outcome.pages[0], Reuse)  # Summary.from_json shared its values already
+        read_back = isinstance(outcome.pages[0], Reuse)  # outcome_of_json's Summary.from_json shared its values already
         if not read_back:
             outcome = outcome._replace(summary=sharing_values(outcome.summary))
-        remembered[entry.relative] = outcome.to_json()
+        remembered[entry.relative] = outcome_json(outcome)
         summaries.append(outcome.summary)
         page_files += len(outcome.pages)
         html_paths.append(outcome.pages[0].path)
