@@ -29,7 +29,7 @@ from .records import RenderFailed
 from .shards import Shard, ShardError, parse_shard
 from .tools.check import FORMATS, check, exit_status, report_lines, summary
 from .tools.logsafe import defuse
-from .tools.reporting import summary_line, timing_lines
+from .tools.reporting import Progress, summary_line, timing_lines
 from .write import OutputRefused, WriteFailed
 
 COMMANDS_HELP = """commands:
@@ -143,40 +143,6 @@ def assemble_command(argv: list[str]) -> int:
                               previous_manifest=args.previous_manifest, cache_dir=s.cache_dir,
                               report=progress.report, progress=progress.update)
         return run_build(args, lambda: assemble(args.shards, s.out, s.base_url, flags))
-
-
-class Progress:
-    """On a terminal, a bar with rate and time left for the record stage (tqdm);
-    problem lines print above it. Nothing when not a terminal, or with -q."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty()
-        self.bar = None
-
-    def __enter__(self) -> "Progress":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-    def update(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            from tqdm import tqdm
-            self.bar = tqdm(total=total, unit=" records", desc="records", file=sys.stderr, leave=False,
-                            smoothing=0.05, mininterval=0.25)
-        self.bar.update(done - self.bar.n)
-        if done == total:
-            self.bar.close()
-            self.bar = None
-
-    def report(self, line: str) -> None:
-        if self.bar is not None:
-            self.bar.write(defuse(line), file=sys.stderr)
-        else:
-            say(line, file=sys.stderr)
 
 
 def shard_option(text: str) -> Shard:

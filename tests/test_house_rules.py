@@ -53,7 +53,6 @@ JAVASCRIPT = sorted({*PACKAGE_JS, *ROOT.glob("bench/*.js")})
 
 LONG_MODULES = {
     "bench/quality.py",
-    "errorsite/cli.py",
     "static/search-ui.js",
 }
 LONG_PY_FUNCTIONS = {

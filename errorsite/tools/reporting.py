@@ -1,7 +1,11 @@
-"""A build's result as the lines the commands print (build, assemble, serve)."""
+"""What the commands print of a build (build, assemble, serve): the record
+step's progress while it runs (Progress), and its result as lines."""
 from __future__ import annotations
 
+import sys
+
 from ..pipeline import BuildResult
+from .logsafe import defuse
 
 
 def summary_line(result: BuildResult) -> str:
@@ -40,3 +44,37 @@ def timing_lines(result: BuildResult) -> list[str]:
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
+class Progress:
+    """On a terminal, a bar with rate and time left for the record stage (tqdm);
+    problem lines print above it. Nothing when not a terminal, or with -q."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, unit=" records", desc="records", file=sys.stderr, leave=False,
+                            smoothing=0.05, mininterval=0.25)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
+            self.bar = None
+
+    def report(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(defuse(line), file=sys.stderr)
+        else:
+            print(defuse(line), file=sys.stderr)
