@@ -37,6 +37,10 @@ MUTANTS = {
     "bot: reads the first page of comments only": (
         "errorsite/tools/bot.py", "            page += 1\n", "            return False\n",
         "tests/test_bot_marker.py::test_a_marker_past_the_first_page_of_comments_counts"),
+    "bot: a likely match answered by default": (
+        "errorsite/tools/bot.py", 'ACCEPTED = {"exact": ("exact",),', 'ACCEPTED = {"exact": ("exact", "likely"),',
+        "tests/test_bot_marker.py::test_a_likely_match_is_answered_only_when_likely_is_accepted[exact-silent: no "
+        "record matches surely enough]"),
     "bot: no second read before posting": (
         "errorsite/tools/bot.py", "    if github.has_commented(post.repo, post.issue):\n        return \"silent: already "
         "commented on this issue\"\n    github.comment(", "    github.comment(",

@@ -70,3 +70,12 @@ def test_a_marker_that_arrives_while_it_searches_counts(github):
 def test_other_comments_are_no_marker(github):
     github.comments[42] = [{"id": 1, "body": "errorsite-bot, are you there?"}, {"id": 2, "body": None}]
     assert run(github) == "commented" and len(posted(github)) == 1
+
+
+@pytest.mark.parametrize("confidence, said", [("exact", "silent: no record matches surely enough"),
+                                              ("likely", "commented")])
+def test_a_likely_match_is_answered_only_when_likely_is_accepted(github, monkeypatch, confidence, said):
+    """By default the bot answers an exact match alone (tests/test_bot.py checks the comment's words)."""
+    monkeypatch.setattr(StubFinder, "find", lambda self, text, n: Found([RESULT], "likely", 1))
+    assert answer(event("issues-opened-known-error.json"), "https://example.org/errors/", GitHub(github.url, "t"),
+                  confidence) == said
