@@ -33,11 +33,11 @@
   // the colours rsyslog writes out as `#033[41m`.
   var JOURNAL_PREFIX = /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]+ [^\s:\[]+(?:\[\d+\])?:[^\S\n]/gm;
   var ESCAPED_ANSI = /#033\[[0-9;?]*[ -\/]*[@-~]/g;
-  // An error-looking line: a word errors use, a class named as raised
+  // An error-looking line: a word or phrase errors use (`couldn't`, `does not exist`, `missing`), a class named as raised
   // (`ValueError`, `requests.exceptions.InvalidSchema: `, `Psych::BadAlias (`), a CI error mark,
   // or a stack frame (Python's, Java's and JavaScript's, Go's, Ruby's).
   var ERROR_LOOKING = new RegExp([
-    /\b(?:errors?|exceptions?|panic(?:ked)?|fatal|traceback|fail(?:ed|ure)?|caused by|what\(\)|cannot|can't|unable|denied|refused|invalid|not found|no such)\b/.source,
+    /\b(?:errors?|exceptions?|panic(?:ked)?|fatal|traceback|fail(?:ed|ure)?|caused by|what\(\)|cannot|can't|unable|denied|refused|invalid|not found|no such|could not|couldn't|does not exist|doesn't exist|missing|unexpected|unknown|not allowed|timed out)\b/.source,
     /\w(?:Error|Exception|Err)\b|##\[error\]|^::error/.source,
     /(?:^|\s)(?:[a-z_]\w*\.)+[A-Z]\w*:[^\S\n]|(?:^|\s)(?:[A-Z]\w*::)+[A-Z]\w*(?::[^\S\n]| \()/.source,
     /^[^\S\n]*(?:File "|at [\w$.<>\[\]\/]+[ (]|(?:from )?\S+\.rb:\d+:in )|^[^\S\n]+\S+\.go:\d+/.source,

@@ -469,9 +469,11 @@ def test_a_long_log_keeps_the_message_over_the_report_at_its_end(node_core):
     assert read.endswith("\n".join(report[-3:])) and len(read) <= 20_000
 
 
-def test_rubys_and_phps_raised_classes_look_like_errors_in_the_middle_of_a_log(node_core):
+def test_rubys_classes_and_the_words_of_errors_look_like_errors_in_the_middle_of_a_log(node_core):
     from bench.longlog import in_log
-    for paste in ("Psych::BadAlias (Unknown alias: default):", "Psych::DisallowedClass: Tried to load unspecified class"):
+    for paste in ("Psych::BadAlias (Unknown alias: default):", "Psych::DisallowedClass: Tried to load unspecified class",
+                  "ESLint couldn't find an eslint.config.(js|mjs|cjs) file.", "Missing type map configuration",
+                  "Target class [CommandMakeCommand] does not exist."):
         read = node_core.evaluate("t => ErrorSearchPaste.read(t)", in_log(paste, "middle", 200_000))
         assert paste in read
 

@@ -57,7 +57,7 @@ NEAR_CALLED = {"all": 0.02, "same-class": 0.01, "same-repo": 0.03, "same-words":
 EXACT_RIGHT = 0.995    # of the first results called exact, the paste's record
 # Of the suite's pastes (not titles nor typed words), inside long logs, those
 # that keep their rank and verdict, at least.
-LONG_KEPT = {"end-26k": 0.975, "middle-200k": 0.895, "ansi-stamped": 0.97}
+LONG_KEPT = {"end-26k": 0.985, "middle-200k": 0.94, "ansi-stamped": 0.98}
 PASTE_KINDS = {"issue-paste", "ci-log", "structured-log", "non-english", "pasted", "tool-prefix", "windows-path",
                "prompt"}
 
