@@ -106,6 +106,7 @@ def test_each_bound_drops_what_is_over_it_and_builds_the_record(tmp_path, name):
     assert page.stat().st_size < PAGE_LIMIT
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_a_stalling_lexer_is_stopped_and_its_blocks_shown_as_plain_text(tmp_path):
     records = records_with(tmp_path / "records", "scala-backslashes.json", "snippet-backslashes.json")
     start = time.perf_counter()
@@ -122,6 +123,7 @@ def test_a_stalling_lexer_is_stopped_and_its_blocks_shown_as_plain_text(tmp_path
     assert 'aria-label="Example fix"><pre><code>val s = "' + "\\" * 60 + "</code></pre>" in snippet
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_check_reports_a_stalling_lexer_as_the_build_does(tmp_path):
     records = records_with(tmp_path / "records", "scala-backslashes.json")
     result = check_folder(records)
@@ -129,6 +131,7 @@ def test_check_reports_a_stalling_lexer_as_the_build_does(tmp_path):
     assert result.records == 2
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_a_stalling_lexer_is_stopped_in_a_build_run_from_a_thread(tmp_path):
     """As `serve` rebuilds: no signals there, so the lexer runs in a helper process."""
     records = records_with(tmp_path / "records", "scala-backslashes.json")

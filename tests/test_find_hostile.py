@@ -158,6 +158,7 @@ def test_an_error_from_the_site_is_one_inert_line(tmp_path):
 
 # ---- C. One deadline, a size cap, V8's limits -------------------------------------------
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_a_server_that_answers_a_byte_at_a_time_fails_at_the_deadline(built, tmp_path, served):
     copy_of(built, tmp_path)
 
@@ -209,6 +210,7 @@ def test_a_huge_file_in_a_folder_is_refused_without_reading_it(built, tmp_path):
     assert MAX_FILE_BYTES == 64 << 20
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 @pytest.mark.parametrize("engine, said", [
     ("while (true) {}", "--timeout"),
     ("var ErrorSearchData = {SplitIndex: function () {}}; var ErrorSearch = {lookup: function () { while (true) {} }};",

@@ -81,6 +81,7 @@ def test_short_code_that_stalls_the_lexer_is_stopped_too():
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_five_stalling_blocks_share_one_budget_and_get_one_warning(lexer_runs):
     checked = check("five.json", five_stalling())
     assert [str(problem) for problem in checked.problems] == [
@@ -102,6 +103,7 @@ def test_blocks_before_the_stall_keep_their_highlighting(lexer_runs):
     assert lexer_runs == [2.0]  # one timer for the record's blocks, each started with what the ones before left
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_off_the_main_thread_the_blocks_before_the_stall_keep_their_highlighting_too():
     """There the blocks go to a helper process (process/budget.py), which answers
     with the ones it made before the budget ran out."""
@@ -215,6 +217,7 @@ def warned(folder: Path, count: int) -> list[str]:
             "validationCode, typeGuard and tryCatchPattern" for i in range(count)]
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_check_spread_over_processes_reports_as_one_process_does(tmp_path, monkeypatch):
     records = stalling_records(tmp_path / "records", 2)
     spread_files = []
@@ -230,6 +233,7 @@ def test_check_spread_over_processes_reports_as_one_process_does(tmp_path, monke
     assert (result.files, result.records) == (3, 3)
 
 
+@pytest.mark.slow  # waits out a budget or a deadline on purpose: the whole suite runs it
 def test_a_small_build_that_proves_slow_renders_the_rest_in_processes(tmp_path, monkeypatch):
     records = stalling_records(tmp_path / "records", 2)
     spread_files = []
