@@ -93,12 +93,17 @@
     QUALIFIED_CLASS.lastIndex = 0;
     text = String(text).slice(0, 20000);
     while ((match = QUALIFIED_CLASS.exec(text))) {
-      var parts = match[1].split(/\.|::/).filter(Boolean);
-      while (parts.length > 1 && rules.domains.indexOf(parts[0].toLowerCase()) >= 0) parts.shift();
-      if (rules.builtinRoots.indexOf(parts[0].toLowerCase()) >= 0) continue;
-      nameAliases(parts[0], rules).forEach(function (key) { addName(owners, key, STRONG); });
+      var parts = libraryParts(match[1].split(/\.|::/).filter(Boolean), rules);
+      if (parts.length) nameAliases(parts[0], rules).forEach(function (key) { addName(owners, key, STRONG); });
     }
     return owners;
+  }
+
+  /* A dotted or `::` name's parts past its domain roots (`com.google.gson`:
+   * gson); none for a language's own (`java.lang`, `System`). */
+  function libraryParts(parts, rules) {
+    while (parts.length > 1 && rules.domains.indexOf(parts[0].toLowerCase()) >= 0) parts.shift();
+    return parts.length && rules.builtinRoots.indexOf(parts[0].toLowerCase()) < 0 ? parts : [];
   }
 
   // ---- Names: the libraries a paste names, for names.json -----------------
@@ -214,10 +219,9 @@
           addName(names, name.toLowerCase().replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG);
           addAliases(names, name.split("/")[1].replace(/(?:\.git|@[\w.-]*)$/, ""), STRONG, rules);
         } else if (rule[1] === "package" || rule[1] === "namespace") {
-          var parts = name.split(/[.\/]/).filter(function (p) { return p.length > 1; });
-          while (parts.length > 1 && rules.domains.indexOf(parts[0].toLowerCase()) >= 0) parts.shift();
+          var parts = libraryParts(name.split(/[.\/]/).filter(function (p) { return p.length > 1; }), rules);
           if (rule[1] === "namespace") parts = parts.slice(0, 1);  // `Json` in `Newtonsoft.Json` is no library's name
-          if (!parts.length || rules.builtinRoots.indexOf(parts[0].toLowerCase()) >= 0) continue;
+          if (!parts.length) continue;
           parts.forEach(function (part, i) {
             nameAliases(part, rules).forEach(function (k) { addName(names, k, i ? WEAK : STRONG); });
           });
